@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task:
+//   node scripts/bootstrap.mjs start|test|bench
+// The toolchain pinned in package.json (`toolchain`: pnpm, and Node for the services and the test matrix) is installed
+// from the npm registry into .tools/ (git-ignored); a second run finds it there and goes straight on.
+// No dependencies: this file runs before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const tools = join(root, '.tools');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const task = process.argv[2];
+const tasks = { start, test, bench };
+
+if (!(task in tasks)) {
+  console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}>`);
+  process.exit(2);
+}
+
+const started = Date.now();
+const env = toolchainEnv();
+pnpm(['install', '--frozen-lockfile', '--prefer-offline']);
+await tasks[task]();
+
+async function start() {
+  pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+  if (!existsSync(join(root, 'apps/api/package.json'))) {
+    console.log(
+      'Nothing to run yet: the api (apps/api) does not exist in this checkout. ' +
+        'The toolchain is installed and the packages are built; `npm test` runs the tests.',
+    );
+    return;
+  }
+  pnpm(['--filter', '@svc/api', 'start']);
+}
+
+async function test() {
+  const results = join(root, '.turbo/test-results');
+  rmSync(results, { recursive: true, force: true });
+  env.TEST_RESULTS_DIR = results;
+  pnpm(['exec', 'prettier', '--check', '--log-level=warn', '.']);
+  pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue']);
+  summarise(results);
+}
+
+async function bench() {
+  pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+  pnpm(['exec', 'turbo', 'run', 'bench', '--concurrency=1']);
+}
+
+/** Installs what is missing and returns the environment every later command runs in. */
+function toolchainEnv() {
+  const { toolchain } = manifest;
+  const serviceNode = qualifiesForServices(process.versions.node)
+    ? process.execPath
+    : nodeBinary(toolchain.node);
+  const testNodes = [...new Set(toolchain.testNodes.map(nodeBinary))];
+  const pnpmBin = npmPackageBin('pnpm', manifest.toolchain.pnpm, 'pnpm');
+
+  const childEnv = { ...process.env };
+  // npm exports its own settings to scripts; pnpm would read them as its own.
+  for (const name of Object.keys(childEnv)) {
+    if (/^npm_(config|package|lifecycle)_/i.test(name)) delete childEnv[name];
+  }
+  return {
+    ...childEnv,
+    PATH: [dirname(serviceNode), dirname(pnpmBin), process.env.PATH].join(delimiter),
+    TEST_NODES: testNodes.join(delimiter),
+    TURBO_TELEMETRY_DISABLED: '1',
+    TURBO_NO_UPDATE_NOTIFIER: '1',
+    PNPM_BIN: pnpmBin,
+  };
+}
+
+/** TypeORM 1.x and pg-boss 12 need Node ^22.13 or >= 24.11 (DESIGN section 3). */
+function qualifiesForServices(version) {
+  const [major, minor] = version.split('.').map(Number);
+  return (major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 24;
+}
+
+/** The system Node when its major matches `version`, else that exact version from the registry. */
+function nodeBinary(version) {
+  const [major] = String(version).split('.');
+  if (process.versions.node.split('.')[0] === major) return process.execPath;
+  return npmPackageBin('node', String(version), 'node');
+}
+
+/** Installs name@version under .tools/<name>-<version>/ once; returns the path of its binary. */
+function npmPackageBin(name, version, bin) {
+  const prefix = join(tools, `${name}-${version}`);
+  const installed = join(prefix, 'node_modules', name, 'package.json');
+  const binary = join(prefix, 'node_modules', '.bin', bin);
+  if (existsSync(installed) && readJson(installed).version === version && existsSync(binary)) {
+    return binary;
+  }
+  console.log(`bootstrap: installing ${name}@${version} into ${prefix}`);
+  mkdirSync(prefix, { recursive: true });
+  writeFileSync(join(prefix, 'package.json'), '{ "private": true }\n');
+  run('npm', [
+    'install',
+    '--prefix',
+    prefix,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `${name}@${version}`,
+  ]);
+  if (!existsSync(binary)) fail(`${name}@${version} installed but ${binary} is missing`);
+  return binary;
+}
+
+function pnpm(args) {
+  run(env.PNPM_BIN, args, env);
+}
+
+function run(command, args, childEnv = process.env) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: childEnv });
+  if (result.error) fail(`${command}: ${result.error.message}`);
+  if (result.status !== 0) {
+    fail(`${[command.split('/').pop(), ...args].join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+}
+
+/** One closing line over every jest run (each package, each Node) of this `npm test`. */
+function summarise(dir) {
+  if (!existsSync(dir)) fail('no test results were written: did any test run?');
+  let passed = 0;
+  let failed = 0;
+  for (const file of readdirSync(dir)) {
+    const report = readJson(join(dir, file));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\nAll packages, every Node of the matrix, in ${seconds} s:`);
+  console.log(`Tests: ${passed} passed, ${failed} failed`);
+  if (failed > 0 || passed === 0) process.exit(1);
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+function fail(message) {
+  console.error(`bootstrap: ${message}`);
+  process.exit(1);
+}
