@@ -1,5 +1,6 @@
 // One flat config for the whole workspace: typescript-eslint with type information, Prettier owns format.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -16,10 +17,12 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
-    },
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.test.ts'],

@@ -32,7 +32,8 @@ for (const [label, body] of Object.entries(bodies)) {
   const ops = measure({
     protocol() {
       const signature = signRequest(request, secret);
-      if (!verifyRequest({ ...request, signature }, secret, { now }).ok) throw new Error('verification failed');
+      if (!verifyRequest({ ...request, signature }, secret, { now }).ok)
+        throw new Error('verification failed');
     },
     naive() {
       const signature = naiveSign(body);

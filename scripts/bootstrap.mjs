@@ -42,6 +42,7 @@ async function test() {
   rmSync(results, { recursive: true, force: true });
   env.TEST_RESULTS_DIR = results;
   pnpm(['exec', 'prettier', '--check', '--log-level=warn', '.']);
+  pnpm(['exec', 'eslint', 'scripts', 'eslint.config.mjs', 'jest.preset.cjs']);
   pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue']);
   summarise(results);
 }
@@ -60,13 +61,12 @@ function toolchainEnv() {
   const testNodes = [...new Set(toolchain.testNodes.map(nodeBinary))];
   const pnpmBin = npmPackageBin('pnpm', manifest.toolchain.pnpm, 'pnpm');
 
-  const childEnv = { ...process.env };
   // npm exports its own settings to scripts; pnpm would read them as its own.
-  for (const name of Object.keys(childEnv)) {
-    if (/^npm_(config|package|lifecycle)_/i.test(name)) delete childEnv[name];
-  }
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !/^npm_(config|package|lifecycle)_/i.test(name),
+  );
   return {
-    ...childEnv,
+    ...Object.fromEntries(inherited),
     PATH: [dirname(serviceNode), dirname(pnpmBin), process.env.PATH].join(delimiter),
     TEST_NODES: testNodes.join(delimiter),
     TURBO_TELEMETRY_DISABLED: '1',

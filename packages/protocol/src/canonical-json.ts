@@ -14,7 +14,9 @@ export class CanonicalJsonError extends Error {
     /** Offset in the body text (UTF-16 code units) where the problem was found. */
     readonly position: number,
   ) {
-    super(`${reason === 'invalid_json' ? 'Invalid JSON' : 'Refused JSON'}: ${detail} at position ${position}`);
+    super(
+      `${reason === 'invalid_json' ? 'Invalid JSON' : 'Refused JSON'}: ${detail} at position ${position}`,
+    );
   }
 }
 
@@ -30,32 +32,34 @@ export function canonicalizeJson(text: string | undefined): string {
   return new Canonicalizer(text).run();
 }
 
-const enum Char {
-  Tab = 0x09,
-  LineFeed = 0x0a,
-  CarriageReturn = 0x0d,
-  Space = 0x20,
-  Quote = 0x22,
-  Plus = 0x2b,
-  Comma = 0x2c,
-  Minus = 0x2d,
-  Dot = 0x2e,
-  Zero = 0x30,
-  One = 0x31,
-  Nine = 0x39,
-  Colon = 0x3a,
-  UpperE = 0x45,
-  OpenBracket = 0x5b,
-  Backslash = 0x5c,
-  CloseBracket = 0x5d,
-  LowerE = 0x65,
-  LowerF = 0x66,
-  LowerN = 0x6e,
-  LowerT = 0x74,
-  LowerU = 0x75,
-  OpenBrace = 0x7b,
-  CloseBrace = 0x7d,
-}
+// Character codes the scanner compares against.
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const SLASH = 0x2f;
+const PLUS = 0x2b;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const ONE = 0x31;
+const NINE = 0x39;
+const COLON = 0x3a;
+const UPPER_E = 0x45;
+const OPEN_BRACKET = 0x5b;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACKET = 0x5d;
+const LOWER_B = 0x62;
+const LOWER_E = 0x65;
+const LOWER_F = 0x66;
+const LOWER_N = 0x6e;
+const LOWER_R = 0x72;
+const LOWER_T = 0x74;
+const LOWER_U = 0x75;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /** Integers of up to 15 digits are exact doubles, so String(Number(x)) gives x back. */
 const MAX_VERBATIM_INTEGER_LENGTH = 15;
@@ -89,22 +93,22 @@ class Canonicalizer {
 
   private value(depth: number): void {
     switch (this.src.charCodeAt(this.pos)) {
-      case Char.OpenBrace:
+      case OPEN_BRACE:
         this.object(depth + 1);
         return;
-      case Char.OpenBracket:
+      case OPEN_BRACKET:
         this.array(depth + 1);
         return;
-      case Char.Quote:
+      case QUOTE:
         this.string();
         return;
-      case Char.LowerT:
+      case LOWER_T:
         this.literal('true');
         return;
-      case Char.LowerF:
+      case LOWER_F:
         this.literal('false');
         return;
-      case Char.LowerN:
+      case LOWER_N:
         this.literal('null');
         return;
       default:
@@ -116,13 +120,13 @@ class Canonicalizer {
     if (depth > MAX_JSON_DEPTH) throw this.tooDeep();
     this.pos++;
     this.skipWhitespace();
-    if (this.src.charCodeAt(this.pos) === Char.CloseBrace) {
+    if (this.src.charCodeAt(this.pos) === CLOSE_BRACE) {
       this.pos++;
       return;
     }
     const keys = new Set<string>();
     for (;;) {
-      if (this.src.charCodeAt(this.pos) !== Char.Quote) throw this.invalid('expected a string key');
+      if (this.src.charCodeAt(this.pos) !== QUOTE) throw this.invalid('expected a string key');
       const keyAt = this.pos;
       const key = this.string();
       if (keys.has(key)) {
@@ -130,14 +134,14 @@ class Canonicalizer {
       }
       keys.add(key);
       this.skipWhitespace();
-      if (this.src.charCodeAt(this.pos) !== Char.Colon) throw this.invalid("expected ':' after a key");
+      if (this.src.charCodeAt(this.pos) !== COLON) throw this.invalid("expected ':' after a key");
       this.pos++;
       this.skipWhitespace();
       this.value(depth);
       this.skipWhitespace();
       const next = this.src.charCodeAt(this.pos++);
-      if (next === Char.CloseBrace) return;
-      if (next !== Char.Comma) throw this.invalid("expected ',' or '}'", this.pos - 1);
+      if (next === CLOSE_BRACE) return;
+      if (next !== COMMA) throw this.invalid("expected ',' or '}'", this.pos - 1);
       this.skipWhitespace();
     }
   }
@@ -146,7 +150,7 @@ class Canonicalizer {
     if (depth > MAX_JSON_DEPTH) throw this.tooDeep();
     this.pos++;
     this.skipWhitespace();
-    if (this.src.charCodeAt(this.pos) === Char.CloseBracket) {
+    if (this.src.charCodeAt(this.pos) === CLOSE_BRACKET) {
       this.pos++;
       return;
     }
@@ -154,8 +158,8 @@ class Canonicalizer {
       this.value(depth);
       this.skipWhitespace();
       const next = this.src.charCodeAt(this.pos++);
-      if (next === Char.CloseBracket) return;
-      if (next !== Char.Comma) throw this.invalid("expected ',' or ']'", this.pos - 1);
+      if (next === CLOSE_BRACKET) return;
+      if (next !== COMMA) throw this.invalid("expected ',' or ']'", this.pos - 1);
       this.skipWhitespace();
     }
   }
@@ -169,11 +173,11 @@ class Canonicalizer {
     let verbatim = true;
     for (;;) {
       const c = src.charCodeAt(i);
-      if (c === Char.Quote) break;
-      if (c === Char.Backslash) {
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
         verbatim = false;
         i += this.escapeLength(i);
-      } else if (!(c >= Char.Space)) {
+      } else if (!(c >= SPACE)) {
         // NaN (end of text) fails the comparison too.
         if (i >= src.length) throw this.invalid('unterminated string', start);
         throw this.invalid(`control character U+${hex4(c)} must be escaped in a string`, i);
@@ -202,16 +206,16 @@ class Canonicalizer {
   private escapeLength(at: number): number {
     const c = this.src.charCodeAt(at + 1);
     switch (c) {
-      case Char.Quote:
-      case Char.Backslash:
-      case 0x2f: // '/'
-      case 0x62: // 'b'
-      case Char.LowerF:
-      case Char.LowerN:
-      case 0x72: // 'r'
-      case Char.LowerT:
+      case QUOTE:
+      case BACKSLASH:
+      case SLASH:
+      case LOWER_B:
+      case LOWER_F:
+      case LOWER_N:
+      case LOWER_R:
+      case LOWER_T:
         return 2;
-      case Char.LowerU:
+      case LOWER_U:
         if (!/^[0-9a-fA-F]{4}$/.test(this.src.slice(at + 2, at + 6))) {
           throw this.invalid('\\u must be followed by four hex digits', at);
         }
@@ -226,27 +230,27 @@ class Canonicalizer {
     const start = this.pos;
     let i = start;
     let verbatim = true;
-    if (src.charCodeAt(i) === Char.Minus) i++;
+    if (src.charCodeAt(i) === MINUS) i++;
     const first = src.charCodeAt(i);
-    if (first === Char.Zero) {
+    if (first === ZERO) {
       i++;
       // "-0" is a number whose canonical form is "0".
       if (i - start === 2) verbatim = false;
-    } else if (first >= Char.One && first <= Char.Nine) {
+    } else if (first >= ONE && first <= NINE) {
       i = this.digits(i);
     } else {
       throw this.invalid(i === start ? 'unexpected character' : 'expected a digit after -', i);
     }
-    if (src.charCodeAt(i) === Char.Dot) {
+    if (src.charCodeAt(i) === DOT) {
       verbatim = false;
       i = this.requireDigits(i + 1, "expected a digit after '.'");
     }
     const e = src.charCodeAt(i);
-    if (e === Char.LowerE || e === Char.UpperE) {
+    if (e === LOWER_E || e === UPPER_E) {
       verbatim = false;
       i++;
       const sign = src.charCodeAt(i);
-      if (sign === Char.Plus || sign === Char.Minus) i++;
+      if (sign === PLUS || sign === MINUS) i++;
       i = this.requireDigits(i, 'expected a digit in the exponent');
     }
     this.pos = i;
@@ -258,7 +262,7 @@ class Canonicalizer {
 
   private digits(from: number): number {
     let i = from;
-    for (let c = this.src.charCodeAt(i); c >= Char.Zero && c <= Char.Nine; c = this.src.charCodeAt(++i));
+    for (let c = this.src.charCodeAt(i); c >= ZERO && c <= NINE; c = this.src.charCodeAt(++i));
     return i;
   }
 
@@ -278,7 +282,7 @@ class Canonicalizer {
     let i = start;
     for (;;) {
       const c = this.src.charCodeAt(i);
-      if (c !== Char.Space && c !== Char.LineFeed && c !== Char.CarriageReturn && c !== Char.Tab) break;
+      if (c !== SPACE && c !== LINE_FEED && c !== CARRIAGE_RETURN && c !== TAB) break;
       i++;
     }
     if (i !== start) {

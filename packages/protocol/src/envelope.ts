@@ -40,9 +40,7 @@ export function isEnvelope(value: unknown): value is Envelope<unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const body = value as Record<string, unknown>;
   return (
-    Number.isInteger(body.code) &&
-    'data' in body &&
-    (body.error === null || typeof body.error === 'string')
+    Number.isInteger(body.code) && 'data' in body && (body.error === null || typeof body.error === 'string')
   );
 }
 

@@ -14,8 +14,7 @@ export type HeaderName = (typeof HEADERS)[keyof typeof HEADERS];
 
 /** Headers as Node (`IncomingHttpHeaders`), fetch (`Headers`) or a plain object carry them. */
 export type HeaderSource =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
  * The value of one header, looked up case-insensitively; undefined when absent or empty. A header sent

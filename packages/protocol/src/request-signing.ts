@@ -37,11 +37,11 @@ export function signRequest(request: SignableRequest, secret: string): string {
   return hmacHex(secret, requestSigningMessage(request));
 }
 
-export interface SignedRequestHeaders {
+export type SignedRequestHeaders = {
   readonly 'x-api-key': string;
   readonly 'x-timestamp': string;
   readonly 'x-signature': string;
-}
+};
 
 /** The three authentication headers for a request; the timestamp defaults to now. */
 export function signedRequestHeaders(

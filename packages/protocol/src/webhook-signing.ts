@@ -28,12 +28,12 @@ export function signWebhook(payload: WebhookPayload, secret: string, timestamp: 
   return hmacHex(secret, '{"payload":', payload, `,"timestamp":${checkTimestamp(timestamp)}}`);
 }
 
-export interface WebhookHeaders {
+export type WebhookHeaders = {
   readonly 'content-type': 'application/json';
   readonly 'svc-signature': string;
   readonly 'svc-timestamp': string;
   readonly 'svc-event-id'?: string;
-}
+};
 
 /** Headers of one webhook attempt: signed afresh each time, timestamp default now. */
 export function webhookHeaders(
@@ -83,7 +83,10 @@ export function verifyWebhookSignature(
   const outside = checkWindow('svc-timestamp', ms, options.now ?? Date.now(), tolerance, tolerance, 'ms');
   if (outside) return outside;
   if (!signaturesEqual(signWebhook(input.payload, secret, ms), signature)) {
-    return failure('bad_signature', 'svc-signature does not match the body (check the secret and the raw body)');
+    return failure(
+      'bad_signature',
+      'svc-signature does not match the body (check the secret and the raw body)',
+    );
   }
   return { ok: true, timestamp: ms };
 }

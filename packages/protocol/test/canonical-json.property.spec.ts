@@ -57,23 +57,27 @@ const SHORT_ESCAPES: Record<string, string> = {
 /** Any UTF-16 code units, lone surrogates included, each spelled raw or escaped at random. */
 const stringTree = (value: fc.Arbitrary<string>) =>
   value.chain((text) =>
-    fc.array(fc.nat(2), { minLength: text.length, maxLength: text.length }).map((choices): Tree & { kind: 'string' } => {
-      let spelling = '"';
-      [...Array(text.length).keys()].forEach((i) => {
-        const char = text.charAt(i);
-        const code = text.charCodeAt(i);
-        const unicode = `\\u${code.toString(16).padStart(4, '0')}`;
-        const mustEscape = char === '"' || char === '\\' || code < 0x20;
-        const choice = choices[i] ?? 0;
-        if (choice === 0 && !mustEscape) spelling += char;
-        else if (choice === 1 && SHORT_ESCAPES[char] !== undefined) spelling += SHORT_ESCAPES[char];
-        else spelling += choice === 2 ? unicode.toUpperCase().replace('\\U', '\\u') : unicode;
-      });
-      return { kind: 'string', value: text, spelling: `${spelling}"` };
-    }),
+    fc
+      .array(fc.nat(2), { minLength: text.length, maxLength: text.length })
+      .map((choices): Tree & { kind: 'string' } => {
+        let spelling = '"';
+        [...Array(text.length).keys()].forEach((i) => {
+          const char = text.charAt(i);
+          const code = text.charCodeAt(i);
+          const unicode = `\\u${code.toString(16).padStart(4, '0')}`;
+          const mustEscape = char === '"' || char === '\\' || code < 0x20;
+          const choice = choices[i] ?? 0;
+          if (choice === 0 && !mustEscape) spelling += char;
+          else if (choice === 1 && SHORT_ESCAPES[char] !== undefined) spelling += SHORT_ESCAPES[char];
+          else spelling += choice === 2 ? unicode.toUpperCase().replace('\\U', '\\u') : unicode;
+        });
+        return { kind: 'string', value: text, spelling: `${spelling}"` };
+      }),
   );
 
-const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
+const anyText = fc.string({
+  unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+});
 const keyText = fc.oneof(anyText, fc.string(), fc.nat(20).map(String), fc.nat().map(String));
 
 function trees(withIntegerKeys: boolean): fc.Arbitrary<Tree> {
@@ -91,9 +95,9 @@ function trees(withIntegerKeys: boolean): fc.Arbitrary<Tree> {
       fc
         .array(tie('tree'), { maxLength: 5 })
         .chain((items) =>
-          fc.array(whitespace, { minLength: 2 * items.length + 2, maxLength: 2 * items.length + 2 }).map(
-            (gaps): Tree => ({ kind: 'array', items, gaps }),
-          ),
+          fc
+            .array(whitespace, { minLength: 2 * items.length + 2, maxLength: 2 * items.length + 2 })
+            .map((gaps): Tree => ({ kind: 'array', items, gaps })),
         ),
       fc
         .uniqueArray(fc.record({ key: stringTree(key), value: tie('tree') }), {
@@ -101,9 +105,9 @@ function trees(withIntegerKeys: boolean): fc.Arbitrary<Tree> {
           selector: (entry) => entry.key.value,
         })
         .chain((entries) =>
-          fc.array(whitespace, { minLength: 4 * entries.length + 2, maxLength: 4 * entries.length + 2 }).map(
-            (gaps): Tree => ({ kind: 'object', entries, gaps }),
-          ),
+          fc
+            .array(whitespace, { minLength: 4 * entries.length + 2, maxLength: 4 * entries.length + 2 })
+            .map((gaps): Tree => ({ kind: 'object', entries, gaps })),
         ),
     ),
   })).tree;
@@ -145,7 +149,8 @@ function messy(tree: Tree): string {
     case 'object': {
       const gap = (i: number) => tree.gaps[i] ?? '';
       const entries = tree.entries.map(
-        ({ key, value }, i) => `${gap(4 * i)}${messy(key)}${gap(4 * i + 1)}:${gap(4 * i + 2)}${messy(value)}${gap(4 * i + 3)}`,
+        ({ key, value }, i) =>
+          `${gap(4 * i)}${messy(key)}${gap(4 * i + 1)}:${gap(4 * i + 2)}${messy(value)}${gap(4 * i + 3)}`,
       );
       return `{${entries.join(',') || gap(0)}}`;
     }

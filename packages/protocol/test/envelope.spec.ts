@@ -15,7 +15,9 @@ describe('envelope (spec 2.1)', () => {
   });
 
   it('writes the spec token refusal: code 401, data null, error Forbidden', () => {
-    expect(JSON.stringify(errorEnvelope(401, 'Forbidden'))).toBe('{"code":401,"data":null,"error":"Forbidden"}');
+    expect(JSON.stringify(errorEnvelope(401, 'Forbidden'))).toBe(
+      '{"code":401,"data":null,"error":"Forbidden"}',
+    );
   });
 
   it('refuses an error envelope with a success or non-HTTP code', () => {

@@ -20,7 +20,13 @@ function consumer(type: 'module' | 'commonjs', source: string): string {
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] },
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
       files: ['index.ts'],
     }),
   );
@@ -63,10 +69,7 @@ describe('the built package', () => {
   it('loads with require() and with import(), and both give the same API and results', () => {
     const dir = consumer('commonjs', usage);
     dirs.push(dir);
-    const viaRequire = node(dir, [
-      '-e',
-      `const p = require('@svc/protocol'); ${probe}`,
-    ]);
+    const viaRequire = node(dir, ['-e', `const p = require('@svc/protocol'); ${probe}`]);
     const viaImport = node(dir, [
       '--input-type=module',
       '-e',

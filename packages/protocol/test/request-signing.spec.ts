@@ -64,7 +64,11 @@ describe('request signing (spec 5.1)', () => {
   });
 
   it('signs the spec example numbers in canonical form: 55000.00 as 55000, 55.50 as 55.5', () => {
-    const request = { path: '/api/v1/orders/', body: '{"quoteQuantity": 55000.00, "price": 55.50}', timestamp: '1' };
+    const request = {
+      path: '/api/v1/orders/',
+      body: '{"quoteQuantity": 55000.00, "price": 55.50}',
+      timestamp: '1',
+    };
     expect(requestSigningMessage(request)).toBe(
       '{"body":{"quoteQuantity":55000,"price":55.5},"query":{},"url":"/api/v1/orders/","ts":"1"}',
     );
@@ -72,12 +76,16 @@ describe('request signing (spec 5.1)', () => {
 
   it('signs a GET without body or query as {} and {}', () => {
     const request = { path: '/api/v1/org/', timestamp: '1700000000' };
-    expect(requestSigningMessage(request)).toBe('{"body":{},"query":{},"url":"/api/v1/org/","ts":"1700000000"}');
+    expect(requestSigningMessage(request)).toBe(
+      '{"body":{},"query":{},"url":"/api/v1/org/","ts":"1700000000"}',
+    );
   });
 
   it('signs the query parameters and the path exactly as sent, slashes unescaped', () => {
     const request = { path: '/api/v1/org/', query: 'b=2&a=1', timestamp: '5' };
-    expect(requestSigningMessage(request)).toBe('{"body":{},"query":{"b":"2","a":"1"},"url":"/api/v1/org/","ts":"5"}');
+    expect(requestSigningMessage(request)).toBe(
+      '{"body":{},"query":{"b":"2","a":"1"},"url":"/api/v1/org/","ts":"5"}',
+    );
   });
 
   it('builds the three headers, the timestamp defaulting to now in whole seconds', () => {
@@ -90,7 +98,9 @@ describe('request signing (spec 5.1)', () => {
     expect(headers['x-api-key']).toBe('key-1');
     expect(Number(headers['x-timestamp'])).toBeGreaterThanOrEqual(before);
     expect(Number(headers['x-timestamp'])).toBeLessThanOrEqual(after);
-    expect(headers['x-signature']).toBe(signRequest({ ...createUser, timestamp: headers['x-timestamp'] }, secret));
+    expect(headers['x-signature']).toBe(
+      signRequest({ ...createUser, timestamp: headers['x-timestamp'] }, secret),
+    );
   });
 
   describe('verifyRequest', () => {
@@ -128,7 +138,9 @@ describe('request signing (spec 5.1)', () => {
     it('accepts the window bounds exactly: 300 s old and 3900 s ahead (the spec samples sign an hour ahead)', () => {
       for (const seconds of [nowSeconds - 300, nowSeconds + 3600, nowSeconds + 3900]) {
         const request = { ...createUser, timestamp: String(seconds) };
-        expect(verifyRequest({ ...request, signature: signRequest(request, secret) }, secret, { now }).ok).toBe(true);
+        expect(
+          verifyRequest({ ...request, signature: signRequest(request, secret) }, secret, { now }).ok,
+        ).toBe(true);
       }
     });
 
@@ -165,7 +177,10 @@ describe('request signing (spec 5.1)', () => {
       ['another timestamp', { timestamp: String(nowSeconds + 1) }],
       ['an uppercase signature', { signature: signed.signature.toUpperCase() }],
       ['a truncated signature', { signature: signed.signature.slice(0, 63) }],
-      ['a flipped last character', { signature: signed.signature.slice(0, 63) + (signed.signature.endsWith('0') ? '1' : '0') }],
+      [
+        'a flipped last character',
+        { signature: signed.signature.slice(0, 63) + (signed.signature.endsWith('0') ? '1' : '0') },
+      ],
     ])('refuses a bad signature: %s', (_name, change) => {
       const { secret: key = secret, ...fields } = change as { secret?: string };
       expect(verifyRequest({ ...signed, ...fields }, key, { now })).toMatchObject({
@@ -190,8 +205,12 @@ describe('request signing (spec 5.1)', () => {
   describe('readRequestAuthHeaders', () => {
     it('reads the headers case-insensitively from Node, fetch and plain objects', () => {
       const expected = { ok: true, apiKey: 'k', timestamp: '1', signature: 's' };
-      expect(readRequestAuthHeaders({ 'x-api-key': 'k', 'x-timestamp': '1', 'x-signature': 's' })).toEqual(expected);
-      expect(readRequestAuthHeaders({ 'X-API-KEY': 'k', 'X-Timestamp': '1', 'X-SIGNATURE': 's' })).toEqual(expected);
+      expect(readRequestAuthHeaders({ 'x-api-key': 'k', 'x-timestamp': '1', 'x-signature': 's' })).toEqual(
+        expected,
+      );
+      expect(readRequestAuthHeaders({ 'X-API-KEY': 'k', 'X-Timestamp': '1', 'X-SIGNATURE': 's' })).toEqual(
+        expected,
+      );
       expect(
         readRequestAuthHeaders(new Headers({ 'X-API-KEY': 'k', 'X-TIMESTAMP': '1', 'X-SIGNATURE': 's' })),
       ).toEqual(expected);

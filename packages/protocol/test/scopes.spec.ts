@@ -1,20 +1,33 @@
-import { ALL_SCOPES, ScopeError, formatScopes, grantsScope, grantsScopes, parseScopes } from '../src/index.js';
+import {
+  ALL_SCOPES,
+  ScopeError,
+  formatScopes,
+  grantsScope,
+  grantsScopes,
+  parseScopes,
+} from '../src/index.js';
 
 describe('scopes', () => {
   it('parses the space-separated list of the spec, dropping duplicates and extra spaces', () => {
-    expect(parseScopes('BASE_MODULE:WRITE MANAGE_USERS:WRITE')).toEqual(['BASE_MODULE:WRITE', 'MANAGE_USERS:WRITE']);
+    expect(parseScopes('BASE_MODULE:WRITE MANAGE_USERS:WRITE')).toEqual([
+      'BASE_MODULE:WRITE',
+      'MANAGE_USERS:WRITE',
+    ]);
     expect(parseScopes('  BASE_MODULE:READ  BASE_MODULE:READ ')).toEqual(['BASE_MODULE:READ']);
     expect(parseScopes('')).toEqual([]);
   });
 
-  it.each(['BASE_MODULE', 'BASE_MODULE:ADMIN', 'base_module:READ', 'OTHER:READ', 'BASE_MODULE:READ,MANAGE_USERS:READ'])(
-    'refuses %j naming it and the rule',
-    (text) => {
-      expect(() => parseScopes(text)).toThrow(ScopeError);
-      expect(() => parseScopes(text)).toThrow(/MODULE:PERMISSION/);
-      expect(() => parseScopes(`BASE_MODULE:READ ${text}`)).toThrow(JSON.stringify(text.split(' ')[0]));
-    },
-  );
+  it.each([
+    'BASE_MODULE',
+    'BASE_MODULE:ADMIN',
+    'base_module:READ',
+    'OTHER:READ',
+    'BASE_MODULE:READ,MANAGE_USERS:READ',
+  ])('refuses %j naming it and the rule', (text) => {
+    expect(() => parseScopes(text)).toThrow(ScopeError);
+    expect(() => parseScopes(text)).toThrow(/MODULE:PERMISSION/);
+    expect(() => parseScopes(`BASE_MODULE:READ ${text}`)).toThrow(JSON.stringify(text.split(' ')[0]));
+  });
 
   it('formats back to the wire form', () => {
     const text = 'BASE_MODULE:READWRITE MANAGE_USERS:READ';

@@ -18,7 +18,9 @@ describe('webhook signing (spec 5.3)', () => {
   it('signs {"payload":P,"timestamp":N} with the body text verbatim and N a number', () => {
     const message = `{"payload":${payload},"timestamp":${now}}`;
     expect(webhookSigningMessage(payload, now)).toBe(message);
-    expect(signWebhook(payload, secret, now)).toBe(createHmac('sha256', secret).update(message).digest('hex'));
+    expect(signWebhook(payload, secret, now)).toBe(
+      createHmac('sha256', secret).update(message).digest('hex'),
+    );
   });
 
   it('signs the bytes of a Buffer body exactly as their text', () => {
@@ -61,11 +63,14 @@ describe('webhook signing (spec 5.3)', () => {
       });
     });
 
-    it.each(['1.5', '-1', 'now', '1e12', '1234567890123456'])('reports the malformed timestamp %j', (timestamp) => {
-      expect(verifyWebhookSignature({ ...signed, timestamp }, secret, { now })).toMatchObject({
-        reason: 'malformed_timestamp',
-      });
-    });
+    it.each(['1.5', '-1', 'now', '1e12', '1234567890123456'])(
+      'reports the malformed timestamp %j',
+      (timestamp) => {
+        expect(verifyWebhookSignature({ ...signed, timestamp }, secret, { now })).toMatchObject({
+          reason: 'malformed_timestamp',
+        });
+      },
+    );
 
     it('accepts five minutes either way by default, bounds included', () => {
       for (const at of [now - DEFAULT_WEBHOOK_TOLERANCE_MS, now + DEFAULT_WEBHOOK_TOLERANCE_MS]) {
@@ -77,7 +82,11 @@ describe('webhook signing (spec 5.3)', () => {
     it('refuses a timestamp too old or too far ahead', () => {
       const old = now - DEFAULT_WEBHOOK_TOLERANCE_MS - 1;
       const ahead = now + DEFAULT_WEBHOOK_TOLERANCE_MS + 1;
-      const sign = (at: number) => ({ payload, signature: signWebhook(payload, secret, at), timestamp: String(at) });
+      const sign = (at: number) => ({
+        payload,
+        signature: signWebhook(payload, secret, at),
+        timestamp: String(at),
+      });
       expect(verifyWebhookSignature(sign(old), secret, { now })).toEqual({
         ok: false,
         reason: 'timestamp_too_old',
@@ -103,7 +112,10 @@ describe('webhook signing (spec 5.3)', () => {
       ['another timestamp', { ...signed, timestamp: String(now + 1) }, secret],
       ['an uppercase signature', { ...signed, signature: signed.signature.toUpperCase() }, secret],
     ])('refuses a bad signature: %s', (_name, input, key) => {
-      expect(verifyWebhookSignature(input, key, { now })).toMatchObject({ ok: false, reason: 'bad_signature' });
+      expect(verifyWebhookSignature(input, key, { now })).toMatchObject({
+        ok: false,
+        reason: 'bad_signature',
+      });
     });
 
     it('reads the headers from a request', () => {
