@@ -1,0 +1,345 @@
+// Webhook event bodies (spec sections 2.3, 2.4, 2.6, 6.3, 6.4): their types, and parsers that check a
+// received body against them before anything trusts it.
+import {
+  EventParseError,
+  boolean,
+  fail,
+  fields,
+  integer,
+  integerIn,
+  join,
+  nullable,
+  number,
+  object,
+  oneOf,
+  recordOf,
+  string,
+  timestamp,
+  type Check,
+} from './validate.js';
+
+export { EventParseError };
+
+export const ENTITY_NAMES = ['Orders', 'Users', 'Actions', 'SystemInformation'] as const;
+export type EntityName = (typeof ENTITY_NAMES)[number];
+
+export const KYC_EVENT_TYPES = [
+  'KYC_PENDING',
+  'KYC_DOC_UPLOADED',
+  'KYC_FORM_SUBMITTED',
+  'KYC_COMPLETED',
+  'KYC_REJECTED',
+  'KYC_RFI',
+  'KYC_EXPIRED',
+] as const;
+export type KycEventType = (typeof KYC_EVENT_TYPES)[number];
+
+export const USER_STATUSES = ['PENDING', 'ACTIVE', 'REJECTED', 'SUSPENDED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const USER_TYPES = ['CONSUMER', 'BUSINESS'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+export const ORDER_SIDES = ['BUY', 'SELL'] as const;
+export type OrderSide = (typeof ORDER_SIDES)[number];
+
+export const ORDER_TYPES = ['MARKET'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED', 'FAILED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ACTION_NAMES = [
+  'QUOTE_LIMIT',
+  'TOTAL_LIMIT',
+  'TOTAL_EXPOSURE',
+  'ASSET_EXPOSURE',
+  'ASSET_ENABLE',
+] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+export const SYSTEM_NOTICES = ['MAINTENANCE_ALERTS', 'ASSET_ENABLE', 'ASSET_DISABLE'] as const;
+export type SystemNotice = (typeof SYSTEM_NOTICES)[number];
+
+/** Redeliveries after the first attempt (spec 6.2). */
+export const MAX_EVENT_RETRIES = 3;
+
+export interface User {
+  orgUserId: string;
+  /** Integer. */
+  orgId: number;
+  /** True only once KYC is approved: exactly at KYC_COMPLETED among the KYC events. */
+  kyc: boolean;
+  tnc: boolean;
+  userStatus: UserStatus;
+  userType: UserType;
+}
+
+/** The data of KYC_DOC_UPLOADED: the category fields tell several uploaded files apart. */
+export interface KycDocumentUser extends User {
+  docCategory: string;
+  docSubCategory: string;
+}
+
+export interface Order {
+  /** Integer. */
+  id: number;
+  /** Integer. */
+  orgId: number;
+  /** UUID. */
+  clientOrderId: string;
+  orgUserId: string;
+  /** BASE_QUOTE, e.g. an asset code, an underscore and a currency code. */
+  symbol: string;
+  side: OrderSide;
+  type: OrderType;
+  quantity: number;
+  quoteQuantity: number;
+  filled: number;
+  status: OrderStatus;
+  price: number;
+  averagePrice: number;
+  estimatedPrice: number;
+  baseAveragePrice: number;
+  commissionRate: number;
+  vatRate: number;
+  commissionAmount: number;
+  vatAmount: number;
+  netExecutedAmount: number;
+  totalExecutedAmount: number;
+  commissionAsset: string;
+  rejectionReason: string | null;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  /** ISO 8601 UTC. */
+  updatedAt: string;
+}
+
+export interface ActionsData {
+  name: ActionName;
+  /** Asset code to new value. */
+  newValues: Record<string, number>;
+}
+
+export interface SystemInformationData {
+  event: SystemNotice;
+  /** The component concerned, such as a trading pair. */
+  entity: string;
+  message: string;
+  startTime: string | null;
+  /** The service also sends an empty string for "no end". */
+  endTime: string | null;
+}
+
+/** The `event` field of every webhook body. */
+export interface EventEnvelope<E extends EntityName = EntityName> {
+  /** Integer. */
+  orgId: number;
+  entity: E;
+  /** Set on KYC events only, which all have entity Users. */
+  eventType?: KycEventType;
+  /** Redeliveries so far: 0 on the first delivery, at most MAX_EVENT_RETRIES. */
+  numRetries: number;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  /** ISO 8601 UTC. */
+  updatedAt: string;
+}
+
+export interface NonKycEventEnvelope<E extends EntityName = EntityName> extends EventEnvelope<E> {
+  eventType?: never;
+}
+
+export interface KycEventEnvelope<T extends KycEventType = KycEventType> extends EventEnvelope<'Users'> {
+  eventType: T;
+}
+
+export interface OrdersEvent {
+  event: NonKycEventEnvelope<'Orders'>;
+  data: Order;
+}
+
+/** A user record changed outside the KYC flow. */
+export interface UsersEvent {
+  event: NonKycEventEnvelope<'Users'>;
+  data: User;
+}
+
+/** Distributes over `T`, so `KycEvent` is the union of one body type per KYC event type. */
+export type KycEvent<T extends KycEventType = KycEventType> = T extends 'KYC_DOC_UPLOADED'
+  ? { event: KycEventEnvelope<T>; data: KycDocumentUser }
+  : { event: KycEventEnvelope<T>; data: User };
+
+export interface ActionsEvent {
+  event: NonKycEventEnvelope<'Actions'>;
+  data: ActionsData;
+}
+
+export interface SystemInformationEvent {
+  event: NonKycEventEnvelope<'SystemInformation'>;
+  data: SystemInformationData;
+}
+
+export type WebhookEvent = OrdersEvent | UsersEvent | KycEvent | ActionsEvent | SystemInformationEvent;
+
+export type EntityEvent<E extends EntityName> = Extract<WebhookEvent, { event: { entity: E } }>;
+
+// TypeScript narrows a union by a property of the value tested, not by a property of one of its
+// fields: `e.event.entity === 'Orders'` narrows `e.event` but leaves `e.data` a union. These guards
+// narrow the whole body.
+
+export function isEntityEvent<E extends EntityName>(event: WebhookEvent, entity: E): event is EntityEvent<E> {
+  return event.event.entity === entity;
+}
+
+/** Without `eventType`, true for every KYC event. */
+export function isKycEvent<T extends KycEventType>(event: WebhookEvent, eventType?: T): event is KycEvent<T> {
+  const actual = event.event.eventType;
+  return actual !== undefined && (eventType === undefined || actual === eventType);
+}
+
+const userFields = {
+  orgUserId: string,
+  orgId: integer,
+  kyc: boolean,
+  tnc: boolean,
+  userStatus: oneOf(USER_STATUSES),
+  userType: oneOf(USER_TYPES),
+};
+
+const checkUser: Check<User> = object(userFields);
+
+const checkKycDocumentUser: Check<KycDocumentUser> = object({
+  ...userFields,
+  docCategory: string,
+  docSubCategory: string,
+});
+
+const checkOrder: Check<Order> = object({
+  id: integer,
+  orgId: integer,
+  clientOrderId: string,
+  orgUserId: string,
+  symbol: string,
+  side: oneOf(ORDER_SIDES),
+  type: oneOf(ORDER_TYPES),
+  quantity: number,
+  quoteQuantity: number,
+  filled: number,
+  status: oneOf(ORDER_STATUSES),
+  price: number,
+  averagePrice: number,
+  estimatedPrice: number,
+  baseAveragePrice: number,
+  commissionRate: number,
+  vatRate: number,
+  commissionAmount: number,
+  vatAmount: number,
+  netExecutedAmount: number,
+  totalExecutedAmount: number,
+  commissionAsset: string,
+  rejectionReason: nullable(string),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const checkActionsData: Check<ActionsData> = object({
+  name: oneOf(ACTION_NAMES),
+  newValues: recordOf(number),
+});
+
+// startTime and endTime are left as text: the spec gives them no format, and endTime may be ''.
+const checkSystemInformationData: Check<SystemInformationData> = object({
+  event: oneOf(SYSTEM_NOTICES),
+  entity: string,
+  message: string,
+  startTime: nullable(string),
+  endTime: nullable(string),
+});
+
+const checkEnvelope = object({
+  orgId: integer,
+  entity: oneOf(ENTITY_NAMES),
+  numRetries: integerIn(0, MAX_EVENT_RETRIES),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+/** One member per entity, so that a switch on `entity` narrows it. */
+type NonKycEnvelopes = { [E in EntityName]: NonKycEventEnvelope<E> }[EntityName];
+
+function parseEnvelope(value: unknown, path: string): NonKycEnvelopes | KycEventEnvelope {
+  const envelope: NonKycEnvelopes = checkEnvelope(value, path);
+  const { eventType } = fields(value, path);
+  if (eventType === undefined) return envelope;
+  const eventTypePath = join(path, 'eventType');
+  if (envelope.entity !== 'Users') {
+    throw new EventParseError(eventTypePath, `not allowed on ${envelope.entity} events, only on KYC events`);
+  }
+  return { ...envelope, eventType: oneOf(KYC_EVENT_TYPES)(eventType, eventTypePath) };
+}
+
+/** The user record of a KYC event must agree with it: kyc is true exactly at KYC_COMPLETED. */
+function checkKycFlag(user: User, eventType: KycEventType, path: string): void {
+  const expected = eventType === 'KYC_COMPLETED';
+  if (user.kyc !== expected) fail(join(path, 'kyc'), `${expected} on ${eventType} events`, String(user.kyc));
+}
+
+function parseData(event: NonKycEnvelopes | KycEventEnvelope, data: unknown): WebhookEvent {
+  const path = 'data';
+  switch (event.entity) {
+    case 'Orders':
+      return { event, data: checkOrder(data, path) };
+    case 'Actions':
+      return { event, data: checkActionsData(data, path) };
+    case 'SystemInformation':
+      return { event, data: checkSystemInformationData(data, path) };
+    case 'Users': {
+      if (event.eventType === undefined) return { event, data: checkUser(data, path) };
+      const user =
+        event.eventType === 'KYC_DOC_UPLOADED' ? checkKycDocumentUser(data, path) : checkUser(data, path);
+      checkKycFlag(user, event.eventType, path);
+      // TypeScript cannot pair each envelope of the union with its data type; the ternary above does.
+      return { event, data: user } as KycEvent;
+    }
+  }
+}
+
+const checkBody = object({ event: parseEnvelope, data: (value: unknown) => value });
+
+/** Checks a webhook body (already JSON-parsed); throws EventParseError naming the first bad field. */
+export function parseWebhookEvent(value: unknown): WebhookEvent {
+  const body = checkBody(value, '');
+  return { ...body, ...parseData(body.event, body.data) };
+}
+
+/** Like parseWebhookEvent, from the raw body text. */
+export function parseWebhookEventText(text: string): WebhookEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new EventParseError('', `invalid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parseWebhookEvent(value);
+}
+
+export function parseUser(value: unknown): User {
+  return checkUser(value, '');
+}
+
+export function parseKycDocumentUser(value: unknown): KycDocumentUser {
+  return checkKycDocumentUser(value, '');
+}
+
+export function parseOrder(value: unknown): Order {
+  return checkOrder(value, '');
+}
+
+export function parseActionsData(value: unknown): ActionsData {
+  return checkActionsData(value, '');
+}
+
+export function parseSystemInformationData(value: unknown): SystemInformationData {
+  return checkSystemInformationData(value, '');
+}
