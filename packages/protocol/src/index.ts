@@ -1,6 +1,7 @@
 // @svc/protocol: the wire format shared by the api, the webhooks worker and the SDK.
 export * from './canonical-json.js';
 export * from './envelope.js';
+export * from './events.js';
 export * from './headers.js';
 export * from './query.js';
 export * from './request-signing.js';

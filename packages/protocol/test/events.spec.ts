@@ -1,4 +1,3 @@
-/// <reference types="jest" />
 import {
   ACTION_NAMES,
   ENTITY_NAMES,
