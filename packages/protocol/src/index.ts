@@ -3,6 +3,7 @@ export * from './canonical-json.js';
 export * from './envelope.js';
 export * from './events.js';
 export * from './headers.js';
+export * from './oauth.js';
 export * from './query.js';
 export * from './request-signing.js';
 export * from './scopes.js';
