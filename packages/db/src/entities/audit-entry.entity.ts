@@ -1,0 +1,30 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+import { CreatedAt } from './columns.js';
+
+/** One operator action on the admin surface. */
+@Entity({ name: 'audit_log' })
+export class AuditEntry {
+  /** Internal; bigint, so pg returns it as a string. */
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  /** Who acted: the admin token's label. */
+  @Column({ type: 'text' })
+  actor!: string;
+
+  /** What was done, e.g. `org.create`, `api-key.revoke`. */
+  @Column({ type: 'text' })
+  action!: string;
+
+  @Index()
+  @Column({ name: 'org_id', type: 'integer', nullable: true })
+  orgId!: number | null;
+
+  /** The target's id and the request, secrets removed. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  details!: Record<string, unknown>;
+
+  @CreatedAt()
+  createdAt!: Date;
+}

@@ -1,0 +1,31 @@
+import { ApiKey } from './api-key.entity.js';
+import { AuditEntry } from './audit-entry.entity.js';
+import { Event } from './event.entity.js';
+import { KycDocument } from './kyc-document.entity.js';
+import { OAuthClient } from './oauth-client.entity.js';
+import { OAuthToken } from './oauth-token.entity.js';
+import { Organisation } from './organisation.entity.js';
+import { UsedSignature } from './used-signature.entity.js';
+import { User } from './user.entity.js';
+
+export * from './api-key.entity.js';
+export * from './audit-entry.entity.js';
+export * from './event.entity.js';
+export * from './kyc-document.entity.js';
+export * from './oauth-client.entity.js';
+export * from './oauth-token.entity.js';
+export * from './organisation.entity.js';
+export * from './used-signature.entity.js';
+export * from './user.entity.js';
+
+export const ENTITIES = [
+  Organisation,
+  ApiKey,
+  OAuthClient,
+  OAuthToken,
+  UsedSignature,
+  User,
+  KycDocument,
+  Event,
+  AuditEntry,
+];

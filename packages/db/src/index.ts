@@ -1,0 +1,5 @@
+// @svc/db: persistence shared by the api and the webhooks worker.
+export * from './data-source.js';
+export * from './embedded-postgres.js';
+export * from './entities/index.js';
+export * from './queue.js';

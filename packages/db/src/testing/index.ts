@@ -1,0 +1,54 @@
+// Test support: a fresh, migrated database per test file on the run's server (see global-setup).
+import { randomBytes } from 'node:crypto';
+
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+
+import { openDatabase } from '../data-source.js';
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly dataSource: DataSource;
+  /** Closes the data source and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.SVC_TEST_PG_URL;
+  if (!serverUrl)
+    throw new Error('SVC_TEST_PG_URL is not set: is the jest globalSetup of @svc/db/testing configured?');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(serverUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  const url = withDatabase(serverUrl, name);
+  const dataSource = await openDatabase({ url, poolSize: 5 });
+  return {
+    url,
+    dataSource,
+    async close() {
+      await dataSource.destroy();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    },
+  };
+}
+
+/** Schema changes the entities would still need after the migrations: empty when they agree. */
+export async function pendingSchemaChanges(dataSource: DataSource): Promise<string[]> {
+  const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
+  return upQueries.map((query) => query.query);
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,91 @@
+import { QUEUES, bossDb, startBoss } from '../src/index.js';
+import { createTestDatabase, pendingSchemaChanges, type TestDatabase } from '../src/testing/index.js';
+import type { PgBoss } from 'pg-boss';
+
+describe('schema', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('has migrations that match the entities (generating a migration yields nothing)', async () => {
+    expect(await pendingSchemaChanges(db.dataSource)).toEqual([]);
+  });
+
+  it('is UTF-8 whatever the environment', async () => {
+    const [row] = await db.dataSource.query<{ server_encoding: string }[]>('SHOW server_encoding');
+    expect(row?.server_encoding).toBe('UTF8');
+  });
+
+  it('migrates down to nothing and up again', async () => {
+    await db.dataSource.undoLastMigration({ transaction: 'each' });
+    const tables = await db.dataSource.query<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'",
+    );
+    expect(tables[0]?.n).toBe(0);
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    expect(await pendingSchemaChanges(db.dataSource)).toEqual([]);
+  });
+
+  it('refuses a second user with the same orgUserId in one organisation, and allows it in another', async () => {
+    const [a] = await db.dataSource.query<{ id: number }[]>(
+      "INSERT INTO organisations (name, kyc_domain, plan, policy) VALUES ('a', 'a.test', 'STANDARD', '{}') RETURNING id",
+    );
+    const [b] = await db.dataSource.query<{ id: number }[]>(
+      "INSERT INTO organisations (name, kyc_domain, plan, policy) VALUES ('b', 'b.test', 'STANDARD', '{}') RETURNING id",
+    );
+    const insert = (orgId: number | undefined) =>
+      db.dataSource.query(
+        "INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status) VALUES ($1, 'u-1', false, true, 'PENDING')",
+        [orgId],
+      );
+    await insert(a?.id);
+    await insert(b?.id);
+    await expect(insert(a?.id)).rejects.toThrow(/users_org_user/);
+  });
+});
+
+describe('queue jobs in the transaction of the change (DESIGN section 4)', () => {
+  let db: TestDatabase;
+  let boss: PgBoss;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    boss = await startBoss({ url: db.url, supervise: false }, (error) => {
+      throw error;
+    });
+  });
+  afterAll(async () => {
+    await boss.stop({ graceful: false });
+    await db.close();
+  });
+
+  const jobCount = async () => {
+    const rows = await db.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1',
+      [QUEUES.webhookDelivery],
+    );
+    return rows[0]?.n;
+  };
+
+  it('commits the job with the transaction', async () => {
+    const before = await jobCount();
+    await db.dataSource.transaction(async (manager) => {
+      await boss.send(QUEUES.webhookDelivery, { eventId: 'e-1' }, { db: bossDb(manager.queryRunner!) });
+    });
+    expect(await jobCount()).toBe((before ?? 0) + 1);
+  });
+
+  it('drops the job when the transaction rolls back', async () => {
+    const before = await jobCount();
+    await expect(
+      db.dataSource.transaction(async (manager) => {
+        await boss.send(QUEUES.webhookDelivery, { eventId: 'e-2' }, { db: bossDb(manager.queryRunner!) });
+        throw new Error('the business write failed');
+      }),
+    ).rejects.toThrow('the business write failed');
+    expect(await jobCount()).toBe(before);
+  });
+});
