@@ -13,6 +13,11 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // Nest modules are decorated classes with nothing inside.
+      '@typescript-eslint/no-extraneous-class': ['error', { allowWithDecorator: true }],
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // Nest and TypeORM type their options as classes and are handed object literals by design.
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
     },
   },
   {

@@ -23,7 +23,7 @@ export class AuditEntry {
 
   /** The target's id and the request, secrets removed. */
   @Column({ type: 'jsonb', default: () => "'{}'" })
-  details!: Record<string, unknown>;
+  details!: object;
 
   @CreatedAt()
   createdAt!: Date;

@@ -31,7 +31,7 @@ export class Event {
   eventType!: KycEventType | null;
 
   @Column({ type: 'jsonb' })
-  data!: Record<string, unknown>;
+  data!: object;
 
   @Column({ type: 'text', default: 'PENDING' })
   status!: EventStatus;

@@ -42,7 +42,7 @@ export class User {
 
   /** The submitted KYC form, as the org sent it. */
   @Column({ name: 'kyc_form', type: 'jsonb', nullable: true })
-  kycForm!: Record<string, unknown> | null;
+  kycForm!: object | null;
 
   /** When the current KYC step expires (a form waiting for review, say); null when nothing is pending. */
   @Index()

@@ -1,0 +1,49 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+
+import { AdminModule } from './admin/admin.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { EnvelopeInterceptor } from './common/envelope.interceptor.js';
+import { AllExceptionsFilter } from './common/exception.filter.js';
+import type { AppConfig } from './config/config.js';
+import { CoreModule } from './core.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { EventsModule } from './events/events.module.js';
+import { HealthModule } from './health/health.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
+import { OrgModule } from './org/org.module.js';
+import { UsersModule } from './users/users.module.js';
+
+export interface AppDependencies {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly dataSource: DataSource;
+  readonly boss: PgBoss;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(deps: AppDependencies): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(deps.config, deps.logger),
+        DatabaseModule.forRoot(deps.dataSource, deps.boss),
+        AdminModule,
+        AuthModule,
+        EventsModule,
+        HealthModule,
+        OAuthModule,
+        OrgModule,
+        UsersModule,
+      ],
+      providers: [
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

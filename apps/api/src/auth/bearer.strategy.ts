@@ -1,0 +1,27 @@
+// OAuth 2.0 bearer tokens (spec 5.2) issued by the token endpoint.
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-http-bearer';
+
+import { AppError } from '../common/app-error.js';
+import { CredentialsService } from './credentials.service.js';
+import type { Principal } from './principal.js';
+
+export const BEARER_STRATEGY = 'bearer';
+
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
+  constructor(private readonly credentials: CredentialsService) {
+    super();
+  }
+
+  async validate(token: string): Promise<Principal> {
+    const live = await this.credentials.findToken(token);
+    if (!live) {
+      throw new AppError('unauthenticated', 'Unauthorized: the access token is invalid, expired or revoked', {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
+  }
+}

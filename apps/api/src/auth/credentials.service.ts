@@ -1,0 +1,128 @@
+// Looks up API keys and access tokens for the auth guard. Lookups are cached for half a second: enough
+// to take the database off the hot path of a busy client, short enough that a revocation reaches every
+// instance within 1 s (DESIGN section 6) without any cross-instance messaging.
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiKey, OAuthClient, OAuthToken, UsedSignature } from '@svc/db';
+import { isScope, type Scope } from '@svc/protocol';
+import { DataSource, IsNull } from 'typeorm';
+
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { decryptSecret, sha256Hex } from './secrets.js';
+
+export const CACHE_TTL_MS = 500;
+
+export interface LiveApiKey {
+  readonly id: string;
+  readonly orgId: number;
+  readonly secret: string;
+}
+
+export interface LiveToken {
+  readonly id: string;
+  readonly orgId: number;
+  readonly scopes: readonly Scope[];
+  readonly expiresAt: number;
+}
+
+class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V | null; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const value = await load();
+    // Bounded: unknown keys are cached too, so a flood of made-up keys must not grow the map forever.
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, until: now + this.ttlMs });
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+@Injectable()
+export class CredentialsService {
+  private readonly apiKeys = new TtlCache<LiveApiKey>(CACHE_TTL_MS);
+  private readonly tokens = new TtlCache<LiveToken>(CACHE_TTL_MS);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The live (not revoked) key with this public value, its secret decrypted; null when none. */
+  findApiKey(key: string): Promise<LiveApiKey | null> {
+    return this.apiKeys.get(key, async () => {
+      const row = await this.dataSource.getRepository(ApiKey).findOneBy({ key, revokedAt: IsNull() });
+      if (!row) return null;
+      return {
+        id: row.id,
+        orgId: row.orgId,
+        secret: decryptSecret(this.config.masterKey, row.secretCiphertext),
+      };
+    });
+  }
+
+  /** The live token with this value: not expired, not revoked, its client not revoked; null otherwise. */
+  async findToken(token: string): Promise<LiveToken | null> {
+    const hash = sha256Hex(token);
+    const live = await this.tokens.get(hash, async () => {
+      const row = await this.dataSource
+        .getRepository(OAuthToken)
+        .createQueryBuilder('token')
+        .innerJoin(OAuthClient, 'client', 'client.id = token.client_id AND client.revoked_at IS NULL')
+        .where('token.token_hash = :hash AND token.revoked_at IS NULL', { hash })
+        .getOne();
+      if (!row) return null;
+      return {
+        id: row.id,
+        orgId: row.orgId,
+        scopes: row.scopes.filter(isScope),
+        expiresAt: row.expiresAt.getTime(),
+      };
+    });
+    return live && live.expiresAt > Date.now() ? live : null;
+  }
+
+  /**
+   * Records a (key, signature) pair as used until the window has passed it; false when it was used
+   * before: a replay (DESIGN section 5). Shared through the database, so it holds across instances.
+   */
+  async claimSignature(apiKeyId: string, signature: string, timestampSeconds: number): Promise<boolean> {
+    const expiresAt = new Date((timestampSeconds + this.config.signatureWindow.maxAgeSeconds + 1) * 1000);
+    const rows = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(UsedSignature)
+      .values({ apiKeyId, signature, expiresAt })
+      .orIgnore()
+      .returning(['signature'])
+      .execute();
+    return (rows.raw as unknown[]).length === 1;
+  }
+
+  /** Deletes used signatures whose window has passed; any instance may run it. */
+  async sweepUsedSignatures(): Promise<number> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(UsedSignature)
+      .where('expires_at < now()')
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Drops cached lookups: this instance then sees a revocation at once (the others within the TTL). */
+  forget(): void {
+    this.apiKeys.clear();
+    this.tokens.clear();
+  }
+}

@@ -1,0 +1,65 @@
+// The one global guard: every route needs an organisation's credentials (a bearer token or an API key
+// signature, DESIGN section 6) unless it is @Public() or @AdminOnly(); a bearer token must also carry the
+// route's @RequireScope().
+import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { grantsScope } from '@svc/protocol';
+
+import { AppError } from '../common/app-error.js';
+import { routeMetadata } from '../common/route-metadata.js';
+import { InsufficientScopeError } from '../common/exception.filter.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { BEARER_STRATEGY } from './bearer.strategy.js';
+import { AdminOnly, Public, RequireScope } from './decorators.js';
+import { HMAC_STRATEGY } from './hmac.strategy.js';
+import type { AuthenticatedRequest, Principal } from './principal.js';
+import { constantTimeEqual } from './secrets.js';
+
+@Injectable()
+export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (routeMetadata(this.reflector, Public, context)) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (routeMetadata(this.reflector, AdminOnly, context)) return this.checkAdmin(request);
+
+    await super.canActivate(context);
+    const required = routeMetadata(this.reflector, RequireScope, context);
+    if (required && request.user.method === 'bearer' && !grantsScope(request.user.scopes, required)) {
+      throw new InsufficientScopeError(required);
+    }
+    return true;
+  }
+
+  override handleRequest<T = Principal>(error: unknown, user: T | false): T {
+    if (error) throw error as Error;
+    // Both strategies declined without an error: no credentials at all.
+    if (!user) {
+      throw new AppError(
+        'unauthenticated',
+        'Unauthorized: send X-API-KEY, X-TIMESTAMP and X-SIGNATURE, or Authorization: Bearer <token>',
+        { 'www-authenticate': 'Bearer' },
+      );
+    }
+    return user;
+  }
+
+  private checkAdmin(request: AuthenticatedRequest): boolean {
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    if (!token || !constantTimeEqual(token, this.config.adminToken)) {
+      throw new AppError(
+        'unauthenticated',
+        'Unauthorized: the admin surface needs Authorization: Bearer <ADMIN_TOKEN>',
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,83 @@
+// Credentials at rest (DESIGN section 6): API secrets encrypted (HMAC needs them in clear), OAuth client
+// secrets under a slow hash, access tokens under SHA-256 (they carry 256 random bits, so a fast hash is
+// enough and keeps the bearer check cheap).
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+/** A random credential with a readable prefix: `pk_…` keys, `sk_…` secrets, `at_…` tokens. */
+export function newCredential(prefix: string, bytes = 32): string {
+  return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** AES-256-GCM under the master key; the output is `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+export function encryptSecret(masterKey: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
+}
+
+export function decryptSecret(masterKey: Buffer, sealed: string): string {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || ciphertext === undefined)
+    throw new Error('unreadable sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+    'utf8',
+  );
+}
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+/** scrypt, `scrypt$N$r$p$salt$hash`, so the cost can be raised later without breaking old hashes. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(secret, salt, SCRYPT.keylen, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    hash.toString('base64url'),
+  ].join('$');
+}
+
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
+  });
+  return timingSafeEqual(actual, expected);
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Compares two secrets in constant time (over their SHA-256, so unequal lengths leak nothing either). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}

@@ -1,0 +1,113 @@
+// The one exception filter: every failure leaves as the envelope with `code` equal to the HTTP status
+// (DESIGN section 7), except a bearer token without the required scope, which gets the spec's
+// {message, status} body (spec 7). A 500 says nothing of internals; its error id is in the log.
+import { randomUUID } from 'node:crypto';
+
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { errorEnvelope, insufficientScopeBody } from '@svc/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+
+import { AppError } from './app-error.js';
+import { LOGGER } from './logger.js';
+
+/** A bearer token lacks the permission the route needs (spec 7, RFC 6750 section 3.1). */
+export class InsufficientScopeError extends Error {
+  override readonly name = 'InsufficientScopeError';
+
+  constructor(readonly required: string) {
+    super(`insufficient scope: ${required} required`);
+  }
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** Errors meaning PostgreSQL is not reachable (connection refused or dropped, shutting down, too busy). */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+
+    if (exception instanceof InsufficientScopeError) {
+      void reply
+        .status(401)
+        .header('www-authenticate', `Bearer error="insufficient_scope", scope="${exception.required}"`)
+        .send(insufficientScopeBody(exception.required));
+      return;
+    }
+    const { status, message, headers } = this.describe(exception, request);
+    void reply.status(status).headers(headers).send(errorEnvelope(status, message));
+  }
+
+  private describe(
+    exception: unknown,
+    request: FastifyRequest,
+  ): { status: number; message: string; headers: Readonly<Record<string, string>> } {
+    if (exception instanceof AppError) {
+      return { status: exception.status, message: exception.message, headers: exception.headers };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { status, message: httpExceptionMessage(exception, status, request), headers: {} };
+    }
+    if (isUnavailable(exception)) {
+      this.logger.warn({ err: exception, reqId: request.id }, 'database unavailable');
+      return {
+        status: 503,
+        message: 'Service Unavailable: the database cannot be reached, retry later',
+        headers: { 'retry-after': '5' },
+      };
+    }
+    const errorId = randomUUID();
+    this.logger.error({ err: exception, errorId, reqId: request.id }, 'unhandled error');
+    return { status: 500, message: `Internal Server Error (error id ${errorId})`, headers: {} };
+  }
+}
+
+function httpExceptionMessage(exception: HttpException, status: number, request: FastifyRequest): string {
+  if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
+    return `Not Found: no route ${request.method} ${request.url.split('?')[0] ?? ''}`;
+  }
+  const response = exception.getResponse();
+  const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  const detail = Array.isArray(message)
+    ? message.join('; ')
+    : typeof message === 'string'
+      ? message
+      : exception.message;
+  const title = STATUS_TEXT[status] ?? 'Error';
+  return detail && detail !== title ? `${title}: ${detail}` : title;
+}
+
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/.test(message);
+}

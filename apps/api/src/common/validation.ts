@@ -1,0 +1,28 @@
+// Request validation with class-validator: unknown fields are refused, and every message names the field
+// and the rule (DESIGN section 7).
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+
+import { AppError } from './app-error.js';
+
+function messages(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((text) =>
+      // class-validator writes "orgUserId must be a string"; nested fields get their full path.
+      text.startsWith(error.property) ? `${path}${text.slice(error.property.length)}` : `${path}: ${text}`,
+    );
+    return [...own, ...messages(error.children ?? [], path)];
+  });
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    // Types are the DTO's own business: no silent "1" -> 1 conversion of JSON bodies.
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new AppError('bad_request', `Bad Request: ${messages(errors).join('; ')}`),
+  });
+}

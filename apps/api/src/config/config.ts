@@ -1,0 +1,169 @@
+// The service's configuration: read from the environment once at start, validated, then frozen. A bad
+// variable stops the start with one line naming it and the rule (STYLE.md, DESIGN section 10).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  IsBase64,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+class Environment {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  /** An external PostgreSQL; without it an embedded one runs in DATA_DIR/postgres. */
+  @IsOptional()
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
+
+  /** 32 bytes, base64: encrypts API secrets at rest. Required in production. */
+  @IsOptional()
+  @IsBase64()
+  @Length(44, 44)
+  MASTER_KEY?: string;
+
+  /** Bearer token of the operator surface. Required in production. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  ADMIN_TOKEN?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  TOKEN_TTL_SECONDS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  SIGNATURE_MAX_AGE_SECONDS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  SIGNATURE_MAX_AHEAD_SECONDS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT_BYTES?: number;
+
+  /** Token requests allowed per client and per address, per minute. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  TOKEN_RATE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+}
+
+export interface AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly masterKey: Buffer;
+  readonly adminToken: string;
+  readonly tokenTtlSeconds: number;
+  readonly signatureWindow: { readonly maxAgeSeconds: number; readonly maxAheadSeconds: number };
+  readonly bodyLimitBytes: number;
+  readonly tokenRateLimitPerMinute: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  root = process.cwd(),
+): AppConfig {
+  const env = plainToInstance(Environment, source, { enableImplicitConversion: false });
+  const errors = validateSync(env, { whitelist: false });
+  const problems = errors.map(
+    (error) =>
+      `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${JSON.stringify(error.value)})`,
+  );
+  const mode = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  if (mode === 'production') {
+    if (!env.DATABASE_URL)
+      problems.push('DATABASE_URL: required in production (the embedded PostgreSQL is for development)');
+    if (!env.MASTER_KEY) problems.push('MASTER_KEY: required in production (32 random bytes, base64)');
+    if (!env.ADMIN_TOKEN) problems.push('ADMIN_TOKEN: required in production (at least 32 characters)');
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const dataDir = env.DATA_DIR ?? join(root, '.data');
+  return Object.freeze({
+    env: mode,
+    port: env.PORT ?? 3000,
+    host: env.HOST ?? '127.0.0.1',
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    masterKey: env.MASTER_KEY
+      ? Buffer.from(env.MASTER_KEY, 'base64')
+      : Buffer.from(developmentSecret(dataDir, 'master.key', 32), 'base64url'),
+    adminToken: env.ADMIN_TOKEN ?? developmentSecret(dataDir, 'admin-token', 32),
+    tokenTtlSeconds: env.TOKEN_TTL_SECONDS ?? 3600,
+    signatureWindow: Object.freeze({
+      maxAgeSeconds: env.SIGNATURE_MAX_AGE_SECONDS ?? 300,
+      maxAheadSeconds: env.SIGNATURE_MAX_AHEAD_SECONDS ?? 3900,
+    }),
+    bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 1024 * 1024,
+    tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
+    logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+  });
+}
+
+/**
+ * Outside production a missing secret is generated once into DATA_DIR (git-ignored, mode 0600) and read
+ * back on later starts, so `npm start` needs no set-up and keeps its credentials working across restarts.
+ */
+function developmentSecret(dataDir: string, file: string, bytes: number): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = randomBytes(bytes).toString('base64url');
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

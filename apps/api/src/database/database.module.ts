@@ -1,0 +1,21 @@
+// The data source and the queue, opened by the bootstrap and shared with every module.
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import type { PgBoss } from 'pg-boss';
+import { DataSource } from 'typeorm';
+
+export const BOSS = Symbol('BOSS');
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(dataSource: DataSource, boss: PgBoss): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        { provide: DataSource, useValue: dataSource },
+        { provide: BOSS, useValue: boss },
+      ],
+      exports: [DataSource, BOSS],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+// The first `npm start` creates a demo ENTERPRISE organisation whose webhooks may go to a local receiver
+// (kycDomain localhost), with an API key and an OAuth client holding every scope, and writes them to
+// .data/demo-credentials.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import { ALL_SCOPES } from '@svc/protocol';
+
+import type { ProvisioningService } from './admin/provisioning.service.js';
+
+export interface DemoCredentials {
+  readonly baseUrl: string;
+  readonly orgId: number;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly adminToken: string;
+}
+
+export async function ensureDemoCredentials(
+  file: string,
+  baseUrl: string,
+  adminToken: string,
+  provisioning: ProvisioningService,
+): Promise<{ credentials: DemoCredentials; created: boolean }> {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    // The port may differ from the first start; the rest stays.
+    const credentials = { ...saved, baseUrl, adminToken };
+    writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    return { credentials, created: false };
+  }
+  const org = await provisioning.createOrganisation({
+    name: 'Demo organisation',
+    kycDomain: 'localhost',
+    plan: 'ENTERPRISE',
+    supportEmails: ['support@localhost'],
+  });
+  const key = await provisioning.issueApiKey(org.id, 'demo');
+  const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'demo');
+  const credentials: DemoCredentials = {
+    baseUrl,
+    orgId: org.id,
+    apiKey: key.apiKey,
+    apiSecret: key.apiSecret,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    adminToken,
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return { credentials, created: true };
+}
+
+/** What `npm start` prints: where the service is, and requests to paste. */
+export function demoInstructions(file: string, c: DemoCredentials): string {
+  return [
+    `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
+    `Demo organisation ${c.orgId}: credentials in ${file}`,
+    '',
+    'Get a token and call the OAuth test endpoint:',
+    `  TOKEN=$(curl -s ${c.baseUrl}/api/v1/oauth/token -d grant_type=client_credentials \\`,
+    `    -d client_id=${c.clientId} -d client_secret=${c.clientSecret} \\`,
+    `    --data-urlencode 'scope=BASE_MODULE:READWRITE MANAGE_USERS:READWRITE' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`,
+    `  curl -s ${c.baseUrl}/api/v1/oauth/test -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"hello":"world"}'`,
+    '',
+    'Create a user with the API key signature (spec 5.1):',
+    `  node -e 'const c=require("${file}"),{createHmac}=require("crypto"),b=JSON.stringify({orgUserId:"user-"+Date.now(),kyc:false,tnc:true}),t=String(Math.floor(Date.now()/1000)),s=createHmac("sha256",c.apiSecret).update(JSON.stringify({body:JSON.parse(b),query:{},url:"/api/v1/user/",ts:t})).digest("hex");fetch(c.baseUrl+"/api/v1/user/",{method:"POST",headers:{"content-type":"application/json","x-api-key":c.apiKey,"x-timestamp":t,"x-signature":s},body:b}).then(r=>r.text()).then(console.log)'`,
+  ].join('\n');
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Headers, HttpCode, Ip, Post, type RawBodyRequest, Req, Res } from '@nestjs/common';
+import { canonicalizeJson } from '@svc/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import { Public, RequireScope } from '../auth/decorators.js';
+import { badRequest } from '../common/app-error.js';
+import { RawResponse } from '../common/envelope.interceptor.js';
+import { TokenRequestDto } from './token-request.dto.js';
+import { OAuthService, type ClientCredentials } from './oauth.service.js';
+
+@Controller('api/v1/oauth')
+export class OAuthController {
+  constructor(private readonly oauth: OAuthService) {}
+
+  /** Spec 4.1: client credentials in the form body, or HTTP Basic (RFC 6749 section 2.3.1). */
+  @Post('token')
+  @Public()
+  @HttpCode(200)
+  token(
+    @Body() body: TokenRequestDto,
+    @Headers('authorization') authorization: string | undefined,
+    @Ip() address: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return this.oauth.issue(clientCredentials(body, authorization), body.scope, address);
+  }
+
+  /**
+   * Spec 4.2: data equals the request body. Written from the raw text (compact, keys in the order sent),
+   * since re-serialising a parsed object would move integer-like keys to the front.
+   */
+  @Post('test')
+  @HttpCode(200)
+  @RawResponse()
+  @RequireScope('BASE_MODULE:WRITE')
+  test(@Req() request: RawBodyRequest<FastifyRequest>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const data = canonicalizeJson(request.rawBody?.toString('utf8'));
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return `{"code":200,"data":${data},"error":null}`;
+  }
+}
+
+function clientCredentials(body: TokenRequestDto, authorization: string | undefined): ClientCredentials {
+  if (authorization?.startsWith('Basic ')) {
+    const decoded = Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon === -1) throw badRequest('Bad Request: HTTP Basic credentials must be client_id:client_secret');
+    return {
+      clientId: formDecode(decoded.slice(0, colon)),
+      clientSecret: formDecode(decoded.slice(colon + 1)),
+    };
+  }
+  if (!body.client_id) throw badRequest('Bad Request: client_id is required (form body or HTTP Basic)');
+  if (!body.client_secret)
+    throw badRequest('Bad Request: client_secret is required (form body or HTTP Basic)');
+  return { clientId: body.client_id, clientSecret: body.client_secret };
+}
+
+/** RFC 6749 section 2.3.1: Basic credentials are form-urlencoded before base64. */
+function formDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw badRequest('Bad Request: HTTP Basic credentials are not valid form-urlencoded text');
+  }
+}

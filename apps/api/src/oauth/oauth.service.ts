@@ -1,0 +1,79 @@
+// Client-credentials tokens (spec 4.1, DESIGN section 6).
+import { Inject, Injectable } from '@nestjs/common';
+import { OAuthClient, OAuthToken } from '@svc/db';
+import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
+import { DataSource, IsNull } from 'typeorm';
+
+import { AppError, badRequest } from '../common/app-error.js';
+import { RateLimiter } from '../common/rate-limiter.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { hashSecret, newCredential, sha256Hex, verifySecret } from '../auth/secrets.js';
+
+/** The spec's one refusal for bad credentials or scopes (spec 4.1): it says nothing of which it was. */
+const forbidden = () => new AppError('unauthenticated', 'Forbidden');
+
+export interface ClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+@Injectable()
+export class OAuthService {
+  private readonly perAddress: RateLimiter;
+  private readonly perClient: RateLimiter;
+  /** Checked against when the client is unknown, so both answers take as long. */
+  private readonly decoyHash: Promise<string>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.perAddress = new RateLimiter(config.tokenRateLimitPerMinute, 60_000);
+    this.perClient = new RateLimiter(config.tokenRateLimitPerMinute, 60_000);
+    this.decoyHash = hashSecret(newCredential('decoy'));
+  }
+
+  async issue(credentials: ClientCredentials, scopeText: string, address: string): Promise<OAuthTokenData> {
+    let requested;
+    try {
+      requested = parseScopes(scopeText);
+    } catch (error) {
+      if (error instanceof ScopeError) throw badRequest(`Bad Request: scope: ${error.message}`);
+      throw error;
+    }
+    if (requested.length === 0)
+      throw badRequest('Bad Request: scope must name at least one MODULE:PERMISSION');
+    this.throttle(this.perAddress, address);
+    this.throttle(this.perClient, credentials.clientId);
+
+    const client = await this.dataSource
+      .getRepository(OAuthClient)
+      .findOneBy({ clientId: credentials.clientId, revokedAt: IsNull() });
+    const secretOk = await verifySecret(
+      credentials.clientSecret,
+      client?.secretHash ?? (await this.decoyHash),
+    );
+    if (!client || !secretOk) throw forbidden();
+    if (!grantsScopes(parseScopes(client.scopes.join(' ')), requested)) throw forbidden();
+
+    const token = newCredential('at');
+    const ttl = this.config.tokenTtlSeconds;
+    await this.dataSource.getRepository(OAuthToken).insert({
+      tokenHash: sha256Hex(token),
+      clientId: client.id,
+      orgId: client.orgId,
+      scopes: requested,
+      expiresAt: new Date(Date.now() + ttl * 1000),
+    });
+    return oauthTokenData(token, ttl, requested);
+  }
+
+  private throttle(limiter: RateLimiter, key: string): void {
+    const wait = limiter.hit(key);
+    if (wait > 0) {
+      throw new AppError('rate_limited', `Too Many Requests: retry in ${wait} s`, {
+        'retry-after': String(wait),
+      });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { Controller, Get } from '@nestjs/common';
+import { Organisation } from '@svc/db';
+import { DataSource } from 'typeorm';
+
+import { Caller, RequireScope } from '../auth/decorators.js';
+import type { Principal } from '../auth/principal.js';
+import { notFound } from '../common/app-error.js';
+import { orgView } from './org.view.js';
+
+@Controller('api/v1/org')
+export class OrgController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Spec 4.4: the caller's own organisation. Query parameters are signed but not used. */
+  @Get()
+  @RequireScope('BASE_MODULE:READ')
+  async get(@Caller() caller: Principal) {
+    const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: caller.orgId });
+    if (!org) throw notFound('Not Found: the organisation no longer exists');
+    return orgView(org);
+  }
+}
