@@ -8,18 +8,25 @@ export function orgView(org: Organisation, webhook: { url: string; status: strin
     plan: org.plan,
     kycDomain: org.kycDomain,
     supportEmails: org.supportEmails,
-    // Listed field by field: jsonb comes back with its keys reordered.
+    // Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON
+    // numbers on the wire, as the spec writes money (DESIGN section 4).
     policy: {
       enabledAssets: org.policy.enabledAssets,
-      quoteLimit: org.policy.quoteLimit,
-      totalLimit: org.policy.totalLimit,
-      totalExposure: org.policy.totalExposure,
-      assetExposure: org.policy.assetExposure,
-      commissionRate: org.policy.commissionRate,
-      vatRate: org.policy.vatRate,
+      quoteLimit: amount(org.policy.quoteLimit),
+      totalLimit: amount(org.policy.totalLimit),
+      totalExposure: amount(org.policy.totalExposure),
+      assetExposure: Object.fromEntries(
+        Object.entries(org.policy.assetExposure).map(([asset, limit]) => [asset, Number(limit)]),
+      ),
+      commissionRate: Number(org.policy.commissionRate),
+      vatRate: Number(org.policy.vatRate),
     },
     webhook,
     createdAt: org.createdAt.toISOString(),
     updatedAt: org.updatedAt.toISOString(),
   };
+}
+
+function amount(value: string | null): number | null {
+  return value === null ? null : Number(value);
 }
