@@ -4,7 +4,7 @@
 // The toolchain pinned in package.json (`toolchain`: pnpm, and Node for the services and the test matrix) is installed
 // from the npm registry into .tools/ (git-ignored); a second run finds it there and goes straight on.
 // No dependencies: this file runs before anything is installed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,23 @@ async function start() {
     );
     return;
   }
-  pnpm(['--filter', '@svc/api', 'start']);
+  await service(join(root, 'apps/api/dist/main.js'));
+}
+
+/**
+ * Runs a service on the service Node; SIGINT and SIGTERM are passed on for a graceful stop. It gets a
+ * process group of its own, so a terminal's Ctrl-C does not also reach the embedded PostgreSQL it
+ * started, which it stops last itself.
+ */
+function service(entry) {
+  const child = spawn(env.SERVICE_NODE, [entry], { cwd: root, stdio: 'inherit', env, detached: true });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      process.exitCode = code ?? (signal ? 1 : 0);
+      resolve();
+    });
+  });
 }
 
 async function test() {
@@ -72,6 +88,7 @@ function toolchainEnv() {
     TURBO_TELEMETRY_DISABLED: '1',
     TURBO_NO_UPDATE_NOTIFIER: '1',
     PNPM_BIN: pnpmBin,
+    SERVICE_NODE: serviceNode,
   };
 }
 
