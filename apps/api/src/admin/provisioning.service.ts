@@ -21,6 +21,8 @@ export interface IssuedApiKey {
   readonly apiKey: string;
   /** Shown once. */
   readonly apiSecret: string;
+  readonly label: string;
+  readonly createdAt: Date;
 }
 
 export interface IssuedClient {
@@ -29,6 +31,8 @@ export interface IssuedClient {
   /** Shown once. */
   readonly clientSecret: string;
   readonly scopes: readonly Scope[];
+  readonly label: string;
+  readonly createdAt: Date;
 }
 
 @Injectable()
@@ -68,7 +72,7 @@ export class ProvisioningService {
         revokedAt: null,
       }),
     );
-    return { id: row.id, apiKey, apiSecret };
+    return { id: row.id, apiKey, apiSecret, label: row.label, createdAt: row.createdAt };
   }
 
   async issueOAuthClient(
@@ -89,6 +93,6 @@ export class ProvisioningService {
         revokedAt: null,
       }),
     );
-    return { id: row.id, clientId, clientSecret, scopes };
+    return { id: row.id, clientId, clientSecret, scopes, label: row.label, createdAt: row.createdAt };
   }
 }

@@ -1,0 +1,32 @@
+// Path parameters of the operator surface, checked before any query runs: a malformed id is a 400 naming
+// it, never a database error.
+import { Injectable, type PipeTransform } from '@nestjs/common';
+
+import { badRequest } from '../common/app-error.js';
+
+const MAX_INT4 = 2147483647;
+
+@Injectable()
+export class OrgIdPipe implements PipeTransform<string, number> {
+  transform(value: string): number {
+    if (!/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > MAX_INT4) {
+      throw badRequest(`Bad Request: orgId must be an integer from 1 to ${MAX_INT4}`);
+    }
+    return Number(value);
+  }
+}
+
+/** A credential named by its row id (a UUID) or by its public value (`pk_…` key, `cl_…` client id). */
+export type CredentialRef = { readonly id: string } | { readonly publicValue: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class CredentialRefPipe implements PipeTransform<string, CredentialRef> {
+  constructor(private readonly prefix: 'pk' | 'cl') {}
+
+  transform(value: string): CredentialRef {
+    if (UUID.test(value)) return { id: value.toLowerCase() };
+    if (new RegExp(`^${this.prefix}_[A-Za-z0-9_-]{1,100}$`).test(value)) return { publicValue: value };
+    throw badRequest(`Bad Request: id must be a UUID or a ${this.prefix}_… value`);
+  }
+}
