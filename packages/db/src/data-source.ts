@@ -31,10 +31,21 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   });
 }
 
+/** Key of the advisory lock held while migrating. */
+const MIGRATION_LOCK = 1795_000_001;
+
 /** Opens the data source and brings the schema up to date. */
 export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
   const dataSource = createDataSource(options);
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  // The api and the worker may start together: one migrates while the other waits, then finds nothing to do.
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
+  }
   return dataSource;
 }

@@ -3,3 +3,4 @@ export * from './data-source.js';
 export * from './embedded-postgres.js';
 export * from './entities/index.js';
 export * from './queue.js';
+export * from './secret-box.js';

@@ -6,11 +6,35 @@ import type { QueryRunner } from 'typeorm';
 export const QUEUES = {
   /** One job per event to deliver; the worker reads the event row by id. */
   webhookDelivery: 'webhook-delivery',
+  /** The worker's: one job per endpoint with failed events to report by e-mail. */
+  webhookFailureEmail: 'webhook-failure-email',
 } as const;
 
 export interface WebhookDeliveryJob {
   readonly eventId: string;
+  /** The attempt this job is for: absent (0) for the first, set by the worker for its retries. */
+  readonly numRetries?: number;
+  /** A redelivery the organisation asked for: one attempt, outside the retry schedule. */
+  readonly manual?: boolean;
 }
+
+export interface WebhookFailureEmailJob {
+  readonly endpointId: string;
+}
+
+/**
+ * A crashed worker's delivery jobs come back within 30 s (DESIGN section 4): heartbeats are checked on
+ * every supervise pass (5 s), and a job that threw or lost its worker is retried. The delivery retry
+ * schedule itself (1 min, 10 min, 100 min) is the worker's, with jobs of its own.
+ */
+const DELIVERY_QUEUE = {
+  expireInSeconds: 20,
+  heartbeatSeconds: 10,
+  retryLimit: 10,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 60,
+} as const;
 
 export const BOSS_SCHEMA = 'pgboss';
 
@@ -37,7 +61,19 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
   });
   boss.on('error', onError);
   await boss.start();
-  await boss.createQueue(QUEUES.webhookDelivery, { notify: true, expireInSeconds: 20, retryLimit: 0 });
+  await boss.createQueue(QUEUES.webhookDelivery, { notify: true, ...DELIVERY_QUEUE });
+  // createQueue keeps an existing queue's options; a database made before they changed gets them here.
+  await boss.updateQueue(QUEUES.webhookDelivery, DELIVERY_QUEUE);
+  await boss.createQueue(QUEUES.webhookFailureEmail, {
+    notify: true,
+    // One job waiting per endpoint (singletonKey): failures that come meanwhile join the next e-mail.
+    policy: 'short',
+    expireInSeconds: 60,
+    retryLimit: 20,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 600,
+  });
   return boss;
 }
 

@@ -1,4 +1,5 @@
-import { QUEUES, bossDb, startBoss } from '../src/index.js';
+import { QUEUES, bossDb, openDatabase, startBoss } from '../src/index.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
 import { createTestDatabase, pendingSchemaChanges, type TestDatabase } from '../src/testing/index.js';
 import type { PgBoss } from 'pg-boss';
 
@@ -21,7 +22,8 @@ describe('schema', () => {
   });
 
   it('migrates down to nothing and up again', async () => {
-    await db.dataSource.undoLastMigration({ transaction: 'each' });
+    for (let n = MIGRATIONS.length; n > 0; n--)
+      await db.dataSource.undoLastMigration({ transaction: 'each' });
     const tables = await db.dataSource.query<{ n: number }[]>(
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'",
     );
@@ -87,5 +89,21 @@ describe('queue jobs in the transaction of the change (DESIGN section 4)', () =>
       }),
     ).rejects.toThrow('the business write failed');
     expect(await jobCount()).toBe(before);
+  });
+});
+
+describe('migrations started by two processes at once', () => {
+  it('run once: the second opener waits for the first and finds nothing to do', async () => {
+    const db = await createTestDatabase();
+    try {
+      await db.dataSource.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+      const [a, b] = await Promise.all([openDatabase({ url: db.url }), openDatabase({ url: db.url })]);
+      const applied = await a.query<{ n: number }[]>('SELECT count(*)::int AS n FROM migrations');
+      expect(applied[0]?.n).toBe(MIGRATIONS.length);
+      expect(await pendingSchemaChanges(b)).toEqual([]);
+      await Promise.all([a.destroy(), b.destroy()]);
+    } finally {
+      await db.close();
+    }
   });
 });

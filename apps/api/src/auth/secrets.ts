@@ -1,14 +1,7 @@
 // Credentials at rest (DESIGN section 6): API secrets encrypted (HMAC needs them in clear), OAuth client
 // secrets under a slow hash, access tokens under SHA-256 (they carry 256 random bits, so a fast hash is
 // enough and keeps the bearer check cheap).
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  randomBytes,
-  scrypt,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -23,26 +16,8 @@ export function newCredential(prefix: string, bytes = 32): string {
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 }
 
-/** AES-256-GCM under the master key; the output is `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
-export function encryptSecret(masterKey: Buffer, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), ciphertext]
-    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-    .join('.');
-}
-
-export function decryptSecret(masterKey: Buffer, sealed: string): string {
-  const [version, iv, tag, ciphertext] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || ciphertext === undefined)
-    throw new Error('unreadable sealed secret');
-  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
-    'utf8',
-  );
-}
+// Sealed at rest under the master key; shared with the webhooks worker, which opens webhook secrets.
+export { decryptSecret, encryptSecret } from '@svc/db';
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 

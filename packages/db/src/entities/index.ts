@@ -7,6 +7,9 @@ import { OAuthToken } from './oauth-token.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
 import { User } from './user.entity.js';
+import { WebhookAttempt } from './webhook-attempt.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookFailure } from './webhook-failure.entity.js';
 
 export * from './api-key.entity.js';
 export * from './audit-entry.entity.js';
@@ -17,6 +20,9 @@ export * from './oauth-token.entity.js';
 export * from './organisation.entity.js';
 export * from './used-signature.entity.js';
 export * from './user.entity.js';
+export * from './webhook-attempt.entity.js';
+export * from './webhook-endpoint.entity.js';
+export * from './webhook-failure.entity.js';
 
 export const ENTITIES = [
   Organisation,
@@ -28,4 +34,7 @@ export const ENTITIES = [
   KycDocument,
   Event,
   AuditEntry,
+  WebhookEndpoint,
+  WebhookAttempt,
+  WebhookFailure,
 ];

@@ -1,0 +1,2 @@
+// @svc/webhook-sender/testing: a real loopback receiver for the api's and the worker's tests.
+export * from './receiver.js';
