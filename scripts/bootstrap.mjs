@@ -87,6 +87,8 @@ function toolchainEnv() {
     TEST_NODES: testNodes.join(delimiter),
     TURBO_TELEMETRY_DISABLED: '1',
     TURBO_NO_UPDATE_NOTIFIER: '1',
+    // The project's .npmrc silences npm's banner for `npm run admin`; pnpm reads it too.
+    npm_config_loglevel: 'info',
     PNPM_BIN: pnpmBin,
     SERVICE_NODE: serviceNode,
   };
