@@ -13,6 +13,7 @@ import { CoreModule } from './core.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
+import { KycModule } from './kyc/kyc.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrgModule } from './org/org.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -36,6 +37,7 @@ export class AppModule {
         AuthModule,
         EventsModule,
         HealthModule,
+        KycModule,
         OAuthModule,
         OrgModule,
         UsersModule,

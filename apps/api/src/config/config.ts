@@ -88,6 +88,22 @@ class Environment {
   @Min(1)
   TOKEN_RATE_LIMIT_PER_MINUTE?: number;
 
+  /** Days a KYC process may wait at one step (for the org or an operator) before it expires. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  KYC_EXPIRY_DAYS?: number;
+
+  /** Seconds between two KYC expiry sweeps of this instance; 0 turns them off (the default in tests). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  KYC_EXPIRY_SWEEP_SECONDS?: number;
+
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
@@ -105,6 +121,8 @@ export interface AppConfig {
   readonly signatureWindow: { readonly maxAgeSeconds: number; readonly maxAheadSeconds: number };
   readonly bodyLimitBytes: number;
   readonly tokenRateLimitPerMinute: number;
+  readonly kycExpiryDays: number;
+  readonly kycExpirySweepSeconds: number;
   readonly logLevel: string;
 }
 
@@ -149,6 +167,8 @@ export function loadConfig(
     }),
     bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 1024 * 1024,
     tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
+    kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
+    kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (mode === 'test' ? 0 : 60),
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   });
 }
