@@ -17,6 +17,7 @@ import { KycModule } from './kyc/kyc.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrgModule } from './org/org.module.js';
 import { UsersModule } from './users/users.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -41,6 +42,7 @@ export class AppModule {
         OAuthModule,
         OrgModule,
         UsersModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -54,3 +54,43 @@ export function receiverPolicyFromEnv(
     problems,
   };
 }
+
+/** Spec 6.2 and 8: failed events are not delivered after one day. */
+export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** What the api and the worker both need to know about webhooks. */
+export interface WebhookSettings {
+  readonly receivers: ReceiverPolicy;
+  /** No attempt, redelivery included, after an event's createdAt plus this. */
+  readonly windowMs: number;
+}
+
+/**
+ * {@link receiverPolicyFromEnv} plus WEBHOOK_WINDOW_MS (default one day; tests shorten it rather than
+ * wait).
+ */
+export function webhookSettingsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  mode: string,
+): { settings: WebhookSettings; problems: string[] } {
+  const { policy, problems } = receiverPolicyFromEnv(env, mode);
+  const windowMs = positiveInteger(env, 'WEBHOOK_WINDOW_MS', DELIVERY_WINDOW_MS, problems);
+  return { settings: Object.freeze({ receivers: policy, windowMs }), problems };
+}
+
+/** A whole number >= 1 from `env[name]`, or `fallback` when unset; a bad value adds a problem line. */
+export function positiveInteger(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  problems: string[],
+): number {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    problems.push(`${name}: must be a whole number >= 1 (got ${JSON.stringify(raw)})`);
+    return fallback;
+  }
+  return value;
+}

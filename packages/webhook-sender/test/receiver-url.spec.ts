@@ -1,4 +1,9 @@
-import { DEVELOPMENT_POLICY, STRICT_POLICY, receiverPolicyFromEnv } from '../src/policy.js';
+import {
+  DEVELOPMENT_POLICY,
+  STRICT_POLICY,
+  receiverPolicyFromEnv,
+  webhookSettingsFromEnv,
+} from '../src/policy.js';
 import { checkReceiverUrl, ReceiverRefusedError } from '../src/receiver-url.js';
 
 const refusal = (fn: () => unknown) => {
@@ -78,6 +83,16 @@ describe('receiverPolicyFromEnv', () => {
     ).toEqual([
       'WEBHOOK_ALLOW_HTTP: must be true or false (got "yes")',
       'WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/99" is not an IP network (write it like 127.0.0.0/8 or ::1/128)',
+    ]);
+  });
+});
+
+describe('webhookSettingsFromEnv', () => {
+  it('defaults the delivery window to one day and reads WEBHOOK_WINDOW_MS', () => {
+    expect(webhookSettingsFromEnv({}, 'production').settings.windowMs).toBe(86_400_000);
+    expect(webhookSettingsFromEnv({ WEBHOOK_WINDOW_MS: '1500' }, 'test').settings.windowMs).toBe(1500);
+    expect(webhookSettingsFromEnv({ WEBHOOK_WINDOW_MS: '-1' }, 'test').problems).toEqual([
+      'WEBHOOK_WINDOW_MS: must be a whole number >= 1 (got "-1")',
     ]);
   });
 });

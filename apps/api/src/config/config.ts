@@ -18,6 +18,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { webhookSettingsFromEnv, type WebhookSettings } from '@svc/webhook-sender';
 
 class Environment {
   @IsOptional()
@@ -124,6 +125,8 @@ export interface AppConfig {
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
   readonly logLevel: string;
+  /** Where webhooks may go and how long an event may be delivered (WEBHOOK_* variables). */
+  readonly webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +145,8 @@ export function loadConfig(
       `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${JSON.stringify(error.value)})`,
   );
   const mode = (env.NODE_ENV ?? 'development') as AppConfig['env'];
+  const webhooks = webhookSettingsFromEnv(source, mode);
+  problems.push(...webhooks.problems);
   if (mode === 'production') {
     if (!env.DATABASE_URL)
       problems.push('DATABASE_URL: required in production (the embedded PostgreSQL is for development)');
@@ -170,6 +175,7 @@ export function loadConfig(
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (mode === 'test' ? 0 : 60),
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    webhooks: webhooks.settings,
   });
 }
 

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { Organisation } from '@svc/db';
+import { Organisation, WebhookEndpoint } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { Caller, RequireScope } from '../auth/decorators.js';
@@ -17,6 +17,7 @@ export class OrgController {
   async get(@Caller() caller: Principal) {
     const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: caller.orgId });
     if (!org) throw notFound('Not Found: the organisation no longer exists');
-    return orgView(org);
+    const webhook = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId: caller.orgId });
+    return orgView(org, webhook ? { url: webhook.url, status: webhook.status } : null);
   }
 }

@@ -1,0 +1,81 @@
+// An organisation's webhook endpoint (DESIGN section 9): registration runs the signed challenge (spec
+// 6.1) through the same sender and address rules as the worker's deliveries.
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Organisation, WebhookEndpoint, encryptSecret } from '@svc/db';
+import {
+  ReceiverRefusedError,
+  WebhookSender,
+  checkReceiverUrl,
+  hostName,
+  runChallenge,
+} from '@svc/webhook-sender';
+import { DataSource } from 'typeorm';
+
+import { badRequest, forbidden, notFound } from '../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { RegisterWebhookDto } from './dto/register-webhook.dto.js';
+import { webhookView, type WebhookView } from './webhook.view.js';
+
+@Injectable()
+export class WebhooksService implements OnApplicationShutdown {
+  private readonly sender: WebhookSender;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.sender = new WebhookSender({ policy: config.webhooks.receivers });
+  }
+
+  /** Registers (or replaces) the organisation's one endpoint; the answer says whether the challenge passed. */
+  async register(orgId: number, input: RegisterWebhookDto): Promise<WebhookView> {
+    const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: orgId });
+    if (!org) throw notFound('Not Found: the organisation no longer exists');
+    if (org.plan !== 'ENTERPRISE') {
+      throw forbidden('Forbidden: webhooks are offered on the ENTERPRISE plan only');
+    }
+    let url: URL;
+    try {
+      url = checkReceiverUrl(input.url, org.kycDomain, this.config.webhooks.receivers);
+      await this.sender.vet(hostName(url));
+    } catch (error) {
+      if (error instanceof ReceiverRefusedError) throw badRequest(`Bad Request: url: ${error.message}`);
+      throw error;
+    }
+    const challenge = await runChallenge(this.sender, url, input.secret);
+    const refused = challenge.attempt.errorKind;
+    if (refused === 'blocked_address' || refused === 'dns_failure') {
+      throw badRequest(`Bad Request: url: ${challenge.attempt.response}`);
+    }
+    const values = {
+      orgId,
+      url: url.toString(),
+      secretCiphertext: encryptSecret(this.config.masterKey, input.secret),
+      status: challenge.passed ? ('ACTIVE' as const) : ('CHALLENGE_FAILED' as const),
+      challengeError: challenge.reason,
+    };
+    const repository = this.dataSource.getRepository(WebhookEndpoint);
+    await repository.upsert(values, { conflictPaths: ['orgId'] });
+    return webhookView(await repository.findOneByOrFail({ orgId }));
+  }
+
+  async get(orgId: number): Promise<WebhookView> {
+    return webhookView(await this.find(orgId));
+  }
+
+  async remove(orgId: number): Promise<{ url: string; deleted: true }> {
+    const endpoint = await this.find(orgId);
+    await this.dataSource.getRepository(WebhookEndpoint).delete({ id: endpoint.id });
+    return { url: endpoint.url, deleted: true };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.close();
+  }
+
+  private async find(orgId: number): Promise<WebhookEndpoint> {
+    const endpoint = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId });
+    if (!endpoint) throw notFound('Not Found: no webhook is registered');
+    return endpoint;
+  }
+}
