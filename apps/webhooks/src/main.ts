@@ -1,0 +1,71 @@
+// The webhooks worker process: `node apps/webhooks/dist/main.js` (npm start runs it beside the api on
+// the same PostgreSQL). It survives PostgreSQL going away: pg-boss and the pool report errors and
+// reconnect; nothing here exits on them. SIGTERM/SIGINT: attempts in flight finish and are recorded.
+import 'reflect-metadata';
+
+import { join } from 'node:path';
+
+import { openDatabase, startBoss } from '@svc/db';
+import { pino } from 'pino';
+
+import { ConfigError, loadConfig, type WorkerConfig } from './config.js';
+import { startWorker } from './worker.js';
+
+/** Where the repository root is when run as apps/webhooks/dist/main.js. */
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+async function main(): Promise<void> {
+  let config: WorkerConfig;
+  try {
+    config = loadConfig(process.env, REPO_ROOT);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel, base: { service: 'webhooks' } });
+  if (!config.databaseUrl) {
+    console.error('DATABASE_URL: required (npm start passes the embedded PostgreSQL of the api)');
+    process.exit(1);
+  }
+  const dataSource = await openDatabase({
+    url: config.databaseUrl,
+    applicationName: 'svc-webhooks',
+    poolSize: config.fetchers * 2 + 4,
+  });
+  // The pool reports a dropped connection here rather than crashing the process; queries fail and retry.
+  const driver = dataSource.driver as unknown as {
+    master?: { on(event: 'error', fn: (e: Error) => void): void };
+  };
+  driver.master?.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+  const boss = await startBoss({ url: config.databaseUrl, max: config.fetchers + 4 }, (error) =>
+    logger.warn({ err: error }, 'queue error'),
+  );
+  const worker = await startWorker({ config, dataSource, boss, logger });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing attempts in flight');
+    void (async () => {
+      await worker.stop();
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await dataSource.destroy();
+      logger.info('stopped');
+      process.exit(0);
+    })().catch((error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('the webhooks worker failed to start:', error);
+  process.exit(1);
+});
