@@ -216,4 +216,27 @@ describe('delivery', () => {
     const mail = await fixture.until(() => Promise.resolve(smtp.mailsTo(supportEmail)[0]));
     expect(mail.text).toContain(id);
   });
+
+  it('makes a redelivery (manual job) of a FAILED event as one attempt, numRetries capped at 3', async () => {
+    let answer = 500;
+    const flaky = await TestReceiver.start(SECRET, () => ({ status: answer }));
+    try {
+      const { orgId } = await fixture.createOrg(flaky.url('/again'), SECRET);
+      const id = await fixture.enqueueEvent(orgId);
+      await fixture.waitForStatus(id, 'FAILED');
+      answer = 200;
+      await fixture.boss.send('webhook-delivery', { eventId: id, manual: true });
+      await fixture.waitForStatus(id, 'DELIVERED');
+      const last = flaky.requests.at(-1)!;
+      expect(last.headers['svc-event-id']).toBe(id);
+      expect((JSON.parse(last.body) as { event: { numRetries: number } }).event.numRetries).toBe(3);
+      expect((await attempts(id)).at(-1)).toMatchObject({
+        num_retries: 3,
+        delivered: true,
+        status_code: 200,
+      });
+    } finally {
+      await flaky.close();
+    }
+  });
 });

@@ -1,0 +1,19 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
+
+import { PageQuery } from '../../common/pagination.js';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+/** GET /api/v1/webhooks/deliveries/: the attempt log, oldest first, optionally for one event or one outcome. */
+export class ListDeliveriesQuery extends PageQuery {
+  @IsOptional()
+  @IsUUID()
+  eventId?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  delivered?: boolean;
+}
