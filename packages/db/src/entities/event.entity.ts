@@ -30,7 +30,8 @@ export class Event {
   @Column({ name: 'event_type', type: 'text', nullable: true })
   eventType!: KycEventType | null;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: the text is kept as written, so receivers get the fields in the record's order. */
+  @Column({ type: 'json' })
   data!: object;
 
   @Column({ type: 'text', default: 'PENDING' })
