@@ -17,6 +17,7 @@ import {
   Min,
   MinLength,
   validateSync,
+  type ValidationError,
 } from 'class-validator';
 import { webhookSettingsFromEnv, type WebhookSettings } from '@svc/webhook-sender';
 
@@ -140,10 +141,7 @@ export function loadConfig(
 ): AppConfig {
   const env = plainToInstance(Environment, source, { enableImplicitConversion: false });
   const errors = validateSync(env, { whitelist: false });
-  const problems = errors.map(
-    (error) =>
-      `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')} (got ${JSON.stringify(error.value)})`,
-  );
+  const problems = errors.map((error) => problemLine(error, source[error.property]));
   const mode = (env.NODE_ENV ?? 'development') as AppConfig['env'];
   const webhooks = webhookSettingsFromEnv(source, mode);
   problems.push(...webhooks.problems);
@@ -177,6 +175,26 @@ export function loadConfig(
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     webhooks: webhooks.settings,
   });
+}
+
+/** Rules on the kind of value: when one fails, range rules (checked on NaN for "abc") only add noise. */
+const KIND_RULES = new Set(['isInt', 'isIn', 'isUrl', 'isBase64', 'isString']);
+/** Never echoed back: a near miss would print the secret to the terminal and the logs. */
+const SECRET_VARIABLES = new Set(['MASTER_KEY', 'ADMIN_TOKEN']);
+
+/** `NAME: the rule (got the value as set)`, e.g. `PORT: must be an integer number (got "abc")`. */
+function problemLine(error: ValidationError, raw: string | undefined): string {
+  const failed = Object.entries(error.constraints ?? {});
+  const kind = failed.filter(([rule]) => KIND_RULES.has(rule));
+  const rules = (kind.length > 0 ? kind : failed).map(([, message]) =>
+    message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message,
+  );
+  let shown = JSON.stringify(raw);
+  if (SECRET_VARIABLES.has(error.property)) shown = `${raw?.length ?? 0} characters, not shown`;
+  // A URL's password is a secret too.
+  else if (raw && error.property === 'DATABASE_URL')
+    shown = JSON.stringify(raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
+  return `${error.property}: ${rules.join('; ')} (got ${shown})`;
 }
 
 /**

@@ -1,0 +1,166 @@
+import 'reflect-metadata';
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { ConfigError, loadConfig } from './config.js';
+
+const MASTER_KEY = randomBytes(32).toString('base64');
+const ADMIN_TOKEN = 'a'.repeat(32);
+
+/** The lines of the ConfigError `env` gives, or [] when it loads. */
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ MASTER_KEY, ADMIN_TOKEN, ...env });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const [header, ...lines] = error.message.split('\n');
+    expect(header).toBe('invalid configuration:');
+    return lines.map((line) => line.trim());
+  }
+}
+
+describe('loadConfig', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('has defaults for development and hands out a frozen object', () => {
+    const config = loadConfig({ DATA_DIR: dataDir, MASTER_KEY, ADMIN_TOKEN });
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir,
+      adminToken: ADMIN_TOKEN,
+      tokenTtlSeconds: 3600,
+      signatureWindow: { maxAgeSeconds: 300, maxAheadSeconds: 3900 },
+      bodyLimitBytes: 1024 * 1024,
+      tokenRateLimitPerMinute: 30,
+      logLevel: 'info',
+    });
+    expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.signatureWindow)).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, MASTER_KEY, ADMIN_TOKEN, NODE_ENV: 'test' }).logLevel).toBe(
+      'silent',
+    );
+  });
+
+  it('reads numbers and names from their variables', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      MASTER_KEY,
+      ADMIN_TOKEN,
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://svc:pw@db:5432/svc',
+      TOKEN_TTL_SECONDS: '600',
+      BODY_LIMIT_BYTES: '2048',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://svc:pw@db:5432/svc',
+      tokenTtlSeconds: 600,
+      bodyLimitBytes: 2048,
+      logLevel: 'debug',
+    });
+  });
+
+  it('outside production, generates the missing master key and admin token into DATA_DIR once', () => {
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.masterKey).toHaveLength(32);
+    expect(first.adminToken.length).toBeGreaterThanOrEqual(32);
+    expect(readdirSync(dataDir).sort()).toEqual(['admin-token', 'master.key']);
+    expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(first.adminToken);
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.masterKey).toEqual(first.masterKey);
+    expect(second.adminToken).toBe(first.adminToken);
+  });
+
+  it.each([
+    [
+      'NODE_ENV',
+      'staging',
+      'NODE_ENV: must be one of the following values: development, production, test (got "staging")',
+    ],
+    ['PORT', 'abc', 'PORT: must be an integer number (got "abc")'],
+    ['PORT', '70000', 'PORT: must not be greater than 65535 (got "70000")'],
+    ['PORT', '-1', 'PORT: must not be less than 0 (got "-1")'],
+    [
+      'DATABASE_URL',
+      'mysql://svc:hunter2@db/svc',
+      'DATABASE_URL: must be a URL address (got "mysql://svc:***@db/svc")',
+    ],
+    ['MASTER_KEY', 'short', 'MASTER_KEY: must be base64 encoded (got 5 characters, not shown)'],
+    [
+      'MASTER_KEY',
+      randomBytes(24).toString('base64'),
+      'MASTER_KEY: must be longer than or equal to 44 characters (got 32 characters, not shown)',
+    ],
+    [
+      'ADMIN_TOKEN',
+      'tooshort',
+      'ADMIN_TOKEN: must be longer than or equal to 32 characters (got 8 characters, not shown)',
+    ],
+    ['TOKEN_TTL_SECONDS', '30', 'TOKEN_TTL_SECONDS: must not be less than 60 (got "30")'],
+    ['SIGNATURE_MAX_AGE_SECONDS', '1.5', 'SIGNATURE_MAX_AGE_SECONDS: must be an integer number (got "1.5")'],
+    ['BODY_LIMIT_BYTES', '10', 'BODY_LIMIT_BYTES: must not be less than 1024 (got "10")'],
+    ['TOKEN_RATE_LIMIT_PER_MINUTE', '0', 'TOKEN_RATE_LIMIT_PER_MINUTE: must not be less than 1 (got "0")'],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL: must be one of the following values: fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+  ])('refuses %s=%s with one line naming it and the rule', (name, value, line) => {
+    expect(problems({ DATA_DIR: dataDir, [name]: value })).toEqual([line]);
+  });
+
+  it('never prints a secret it refuses', () => {
+    const nearMiss = `${MASTER_KEY.slice(0, -2)}!!`;
+    const text = problems({ DATA_DIR: dataDir, MASTER_KEY: nearMiss, ADMIN_TOKEN: 'short-admin-token' }).join(
+      '\n',
+    );
+    expect(text).not.toContain(nearMiss);
+    expect(text).not.toContain('short-admin-token');
+  });
+
+  it('reports every bad variable at once, one line each', () => {
+    expect(problems({ DATA_DIR: dataDir, PORT: 'x', LOG_LEVEL: 'loud', BODY_LIMIT_BYTES: '1' })).toEqual([
+      'PORT: must be an integer number (got "x")',
+      'BODY_LIMIT_BYTES: must not be less than 1024 (got "1")',
+      'LOG_LEVEL: must be one of the following values: fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
+  });
+
+  it('in production, requires DATABASE_URL, MASTER_KEY and ADMIN_TOKEN and generates nothing', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(ConfigError);
+    try {
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
+    } catch (error) {
+      expect((error as Error).message.split('\n').slice(1)).toEqual([
+        '  DATABASE_URL: required in production (the embedded PostgreSQL is for development)',
+        '  MASTER_KEY: required in production (32 random bytes, base64)',
+        '  ADMIN_TOKEN: required in production (at least 32 characters)',
+      ]);
+    }
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'postgres://svc:svc@db:5432/svc',
+      MASTER_KEY,
+      ADMIN_TOKEN,
+    });
+    expect(config).toMatchObject({ env: 'production', logLevel: 'info', adminToken: ADMIN_TOKEN });
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
