@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrgModule } from './org/org.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -24,6 +25,8 @@ export interface AppDependencies {
   readonly logger: Logger;
   readonly dataSource: DataSource;
   readonly boss: PgBoss;
+  /** Modules only tests add, e.g. a route that throws (test/support/test-routes.module.ts). */
+  readonly testModules?: readonly (Type | DynamicModule)[];
 }
 
 @Module({})
@@ -39,10 +42,12 @@ export class AppModule {
         EventsModule,
         HealthModule,
         KycModule,
+        MetricsModule,
         OAuthModule,
         OrgModule,
         UsersModule,
         WebhooksModule,
+        ...(deps.testModules ?? []),
       ],
       providers: [
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -1,5 +1,4 @@
 // Builds the Nest application on Fastify from its dependencies; main.ts and the tests both use it.
-import { randomUUID } from 'node:crypto';
 
 import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,15 +7,21 @@ import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
 import type { Logger } from 'pino';
 
 import { AppModule, type AppDependencies } from './app.module.js';
+import { closeConnectionsWhenClosing } from './common/graceful-close.js';
+import { echoRequestId, RequestLog, requestId } from './common/logger.js';
 import { createValidationPipe } from './common/validation.js';
+import { MetricsService } from './metrics/metrics.service.js';
+import { setupOpenApi } from './openapi/openapi.js';
 
 export async function createApp(deps: AppDependencies): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The id comes from requestId (X-Request-Id when sensible); one log line per request (RequestLog).
+    requestIdHeader: false,
+    genReqId: requestId,
+    logController: new RequestLog(),
     trustProxy: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
@@ -25,6 +30,11 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   });
   app.useGlobalPipes(createValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
+  const fastify = app.getHttpAdapter().getInstance();
+  echoRequestId(fastify);
+  closeConnectionsWhenClosing(fastify);
+  app.get(MetricsService).measure(fastify);
+  setupOpenApi(app);
   await app.init();
   return app;
 }

@@ -11,7 +11,7 @@ import { routeMetadata } from '../common/route-metadata.js';
 import { InsufficientScopeError } from '../common/exception.filter.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BEARER_STRATEGY } from './bearer.strategy.js';
-import { AdminOnly, Public, RequireScope } from './decorators.js';
+import { AUTH_METADATA } from './decorators.js';
 import { HMAC_STRATEGY } from './hmac.strategy.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
 import { constantTimeEqual } from './secrets.js';
@@ -26,12 +26,12 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (routeMetadata(this.reflector, Public, context)) return true;
+    if (routeMetadata(this.reflector, AUTH_METADATA.public, context)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (routeMetadata(this.reflector, AdminOnly, context)) return this.checkAdmin(request);
+    if (routeMetadata(this.reflector, AUTH_METADATA.admin, context)) return this.checkAdmin(request);
 
     await super.canActivate(context);
-    const required = routeMetadata(this.reflector, RequireScope, context);
+    const required = routeMetadata(this.reflector, AUTH_METADATA.scope, context);
     if (required && request.user.method === 'bearer' && !grantsScope(request.user.scopes, required)) {
       throw new InsufficientScopeError(required);
     }

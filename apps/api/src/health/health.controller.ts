@@ -22,7 +22,9 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
-      throw new AppError('unavailable', 'Service Unavailable: the database cannot be reached');
+      throw new AppError('unavailable', 'Service Unavailable: the database cannot be reached', {
+        'retry-after': '5',
+      });
     }
     return { status: 'ready' };
   }

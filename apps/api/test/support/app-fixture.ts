@@ -3,16 +3,19 @@
 import { randomBytes } from 'node:crypto';
 
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type OrgPlan, startBoss } from '@svc/db';
+import { openDatabase, type OrgPlan, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { ALL_SCOPES, type Envelope, type Scope, signedRequestHeaders } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
+import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 
 import { ProvisioningService } from '../../src/admin/provisioning.service.js';
 import { createApp } from '../../src/app.js';
+import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { TcpProxy } from './tcp-proxy.js';
 
 export interface TestResponse<T = unknown> {
   readonly status: number;
@@ -82,6 +85,15 @@ export class OrgSession {
   }
 }
 
+export interface FixtureOptions {
+  /** Where the app logs (a pino destination); set LOG_LEVEL in `env` too, since tests default to silent. */
+  readonly logTo?: DestinationStream;
+  /** Modules only tests have, e.g. test-routes.module.ts. */
+  readonly testModules?: AppDependencies['testModules'];
+  /** The app reaches PostgreSQL through a relay the test can cut (`databaseProxy`); `rows()` does not. */
+  readonly throughProxy?: boolean;
+}
+
 export class ApiFixture {
   private constructor(
     readonly app: NestFastifyApplication,
@@ -89,10 +101,13 @@ export class ApiFixture {
     readonly boss: PgBoss,
     readonly config: AppConfig,
     readonly baseUrl: string,
+    /** With `throughProxy`: the relay between the app and PostgreSQL, and the app's own data source. */
+    readonly databaseProxy?: TcpProxy,
+    private readonly appDataSource?: DataSource,
   ) {}
 
   /** Starts the api on a new database; `env` overrides configuration variables. */
-  static async start(env: Record<string, string> = {}): Promise<ApiFixture> {
+  static async start(env: Record<string, string> = {}, options: FixtureOptions = {}): Promise<ApiFixture> {
     const db = await createTestDatabase();
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -101,13 +116,28 @@ export class ApiFixture {
       LOG_LEVEL: 'silent',
       ...env,
     });
-    const logger = createLogger(config.logLevel);
+    const logger = createLogger(config.logLevel, options.logTo);
+    let proxy: TcpProxy | undefined;
+    let dataSource = db.dataSource;
+    if (options.throughProxy) {
+      const direct = new URL(db.url);
+      proxy = await TcpProxy.start(direct.hostname, Number(direct.port));
+      direct.port = String(proxy.port);
+      dataSource = await openDatabase({ url: direct.toString(), poolSize: 5 });
+    }
     const boss = await startBoss({ url: db.url, supervise: false }, () => undefined);
-    const app = await createApp({ config, logger, dataSource: db.dataSource, boss });
+    const app = await createApp({
+      config,
+      logger,
+      dataSource,
+      boss,
+      ...(options.testModules ? { testModules: options.testModules } : {}),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     if (typeof address !== 'object' || !address) throw new Error('the api is not listening');
-    return new ApiFixture(app, db, boss, config, `http://127.0.0.1:${address.port}`);
+    const baseUrl = `http://127.0.0.1:${address.port}`;
+    return new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
   }
 
   get dataSource(): DataSource {
@@ -117,6 +147,8 @@ export class ApiFixture {
   async close(): Promise<void> {
     await this.app.close();
     await this.boss.stop({ graceful: false });
+    await this.appDataSource?.destroy();
+    await this.databaseProxy?.close();
     await this.db.close();
   }
 
