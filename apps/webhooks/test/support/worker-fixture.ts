@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
-import { QUEUES, bossDb, encryptSecret, startBoss } from '@svc/db';
+import { QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import type { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -66,6 +66,19 @@ export class SmtpCatcher {
 
 export const TEST_MASTER_KEY = randomBytes(32).toString('base64');
 
+/** The worker's configuration in tests, in process and in the processes of processes.e2e.spec.ts. */
+export const TEST_ENV: Readonly<Record<string, string>> = {
+  NODE_ENV: 'test',
+  MASTER_KEY: TEST_MASTER_KEY,
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+  WEBHOOK_RETRY_DELAYS_MS: '50,100,150',
+  WEBHOOK_POLL_INTERVAL_MS: '500',
+  FAILURE_EMAIL_DELAY_MS: '300',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: '/nonexistent',
+};
+
 export class WorkerFixture {
   private constructor(
     readonly db: TestDatabase,
@@ -74,24 +87,16 @@ export class WorkerFixture {
     public worker: RunningWorker | undefined,
   ) {}
 
-  /** A database and a started worker; `env` overrides the test configuration. */
+  /**
+   * A database and a started worker; `env` overrides the test configuration. With `url`, that database
+   * (migrated here) instead of a fresh one on the run's server; `close` leaves it in place.
+   */
   static async start(
     env: Record<string, string> = {},
-    options: { sender?: WebhookSender; worker?: boolean } = {},
+    options: { sender?: WebhookSender; worker?: boolean; url?: string } = {},
   ): Promise<WorkerFixture> {
-    const db = await createTestDatabase();
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      MASTER_KEY: TEST_MASTER_KEY,
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-      WEBHOOK_RETRY_DELAYS_MS: '50,100,150',
-      WEBHOOK_POLL_INTERVAL_MS: '500',
-      FAILURE_EMAIL_DELAY_MS: '300',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/nonexistent',
-      ...env,
-    });
+    const db = options.url ? await existingDatabase(options.url) : await createTestDatabase();
+    const config = loadConfig({ ...TEST_ENV, ...env });
     const boss = await startBoss({ url: db.url, max: 8 }, () => undefined);
     const logger = pino({ level: config.logLevel });
     const worker =
@@ -181,6 +186,11 @@ export class WorkerFixture {
   waitForStatus(id: string, status: string, timeoutMs?: number): Promise<true> {
     return this.until(async () => (await this.eventStatus(id))?.status === status || undefined, timeoutMs);
   }
+}
+
+async function existingDatabase(url: string): Promise<TestDatabase> {
+  const dataSource = await openDatabase({ url, poolSize: 5 });
+  return { url, dataSource, close: () => dataSource.destroy() };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
