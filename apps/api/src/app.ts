@@ -1,7 +1,15 @@
 // Builds the Nest application on Fastify from its dependencies; main.ts and the tests both use it.
+import type { IncomingMessage } from 'node:http';
 
-import { BadRequestException, type LoggerService } from '@nestjs/common';
+import {
+  BadRequestException,
+  type DynamicModule,
+  type LoggerService,
+  type RawBodyRequest,
+  type Type,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
 import type { Logger } from 'pino';
@@ -13,7 +21,32 @@ import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
 
-export async function createApp(deps: AppDependencies): Promise<NestFastifyApplication> {
+export interface AppOptions {
+  /**
+   * The HTTP platform. Fastify is the service's; Express is there for the benchmark that compares the
+   * two (bench/api.bench.mjs), a dev dependency loaded only when asked for.
+   */
+  readonly adapter?: 'fastify' | 'express';
+  /**
+   * Modules of AppModule to leave out. For that same benchmark: the KYC upload runs on Fastify's multipart
+   * parser, which refuses to start on Express.
+   */
+  readonly without?: readonly Type[];
+}
+
+export function createApp(
+  deps: AppDependencies,
+  options?: AppOptions & { readonly adapter?: 'fastify' },
+): Promise<NestFastifyApplication>;
+export function createApp(
+  deps: AppDependencies,
+  options: AppOptions & { readonly adapter: 'express' },
+): Promise<NestExpressApplication>;
+export async function createApp(
+  deps: AppDependencies,
+  options: AppOptions = {},
+): Promise<NestFastifyApplication | NestExpressApplication> {
+  if (options.adapter === 'express') return createExpressApp(deps, options.without);
   const adapter = new FastifyAdapter({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -24,7 +57,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     logController: new RequestLog(),
     trustProxy: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(appModule(deps, options.without), adapter, {
     rawBody: true,
     logger: nestLogger(deps.logger),
   });
@@ -37,6 +70,53 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   setupOpenApi(app);
   await app.init();
   return app;
+}
+
+/** The same application on Express, with the same raw-body JSON check and body limit. */
+async function createExpressApp(
+  deps: AppDependencies,
+  without: readonly Type[] = [],
+): Promise<NestExpressApplication> {
+  const { ExpressAdapter } = await import('@nestjs/platform-express');
+  const app = await NestFactory.create<NestExpressApplication>(
+    appModule(deps, without),
+    new ExpressAdapter(),
+    {
+      rawBody: true,
+      bodyParser: false,
+      logger: nestLogger(deps.logger),
+    },
+  );
+  app.set('trust proxy', true);
+  // Answer as the Fastify app does: no ETag, no X-Powered-By.
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  app.useGlobalPipes(createValidationPipe());
+  const limit = deps.config.bodyLimitBytes;
+  app.useBodyParser('json', { limit, strict: false });
+  app.useBodyParser('urlencoded', { limit, extended: true });
+  // After the JSON parser, the check of parseJsonBody (duplicate keys are a 400 too).
+  app.use((request: RawBodyRequest<IncomingMessage>, _response: unknown, next: (error?: unknown) => void) => {
+    const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    try {
+      if (type === 'application/json' && request.rawBody?.length)
+        checkJsonBody(request.rawBody.toString('utf8'));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+  await app.init();
+  return app;
+}
+
+function appModule(deps: AppDependencies, without: readonly Type[] = []): DynamicModule {
+  const module = AppModule.forRoot(deps);
+  if (without.length === 0) return module;
+  return {
+    ...module,
+    imports: module.imports?.filter((imported) => !without.includes(imported as Type)) ?? [],
+  };
 }
 
 /** Nest's own messages (module wiring, routes) through pino. */
@@ -60,11 +140,15 @@ function nestLogger(logger: Logger): LoggerService {
 async function parseJsonBody(_request: unknown, body: Buffer): Promise<unknown> {
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
+  checkJsonBody(text);
+  return JSON.parse(text) as unknown;
+}
+
+function checkJsonBody(text: string): void {
   try {
     canonicalizeJson(text);
   } catch (error) {
     if (error instanceof CanonicalJsonError) throw new BadRequestException(`body: ${error.message}`);
     throw error;
   }
-  return JSON.parse(text) as unknown;
 }

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { errorEnvelope, insufficientScopeBody } from '@svc/protocol';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
 import { AppError } from './app-error.js';
@@ -48,21 +49,26 @@ const UNAVAILABLE_CODES = new Set([
 
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    // Written through the adapter, so that the app answers alike on Express (bench/api.bench.mjs).
+    const { httpAdapter } = this.adapterHost;
+    const reply = host.switchToHttp().getResponse<unknown>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
 
     if (exception instanceof InsufficientScopeError) {
-      void reply
-        .status(401)
-        .header('www-authenticate', `Bearer error="insufficient_scope", scope="${exception.required}"`)
-        .send(insufficientScopeBody(exception.required));
+      const challenge = `Bearer error="insufficient_scope", scope="${exception.required}"`;
+      httpAdapter.setHeader(reply, 'www-authenticate', challenge);
+      httpAdapter.reply(reply, insufficientScopeBody(exception.required), 401);
       return;
     }
     const { status, message, headers } = this.describe(exception, request);
-    void reply.status(status).headers(headers).send(errorEnvelope(status, message));
+    for (const [name, value] of Object.entries(headers)) httpAdapter.setHeader(reply, name, value);
+    httpAdapter.reply(reply, errorEnvelope(status, message), status);
   }
 
   private describe(
