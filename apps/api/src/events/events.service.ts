@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { Event, QUEUES, bossDb, type WebhookDeliveryJob } from '@svc/db';
+import { QUEUES, bossDb, type WebhookDeliveryJob } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
@@ -28,13 +28,12 @@ export class EventsService {
     if (!queryRunner?.isTransactionActive)
       throw new Error('events are recorded inside the transaction of their change');
     const id = randomUUID();
-    await manager.insert(Event, {
-      id,
-      orgId: event.orgId,
-      entity: event.entity,
-      eventType: event.eventType ?? null,
-      data: event.data,
-    });
+    // One statement, not manager.insert(Event): TypeORM's insert builder costs about 0.05 ms of CPU per
+    // row (bench/README.md, api). The other columns keep their defaults.
+    await queryRunner.query(
+      'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
+      [id, event.orgId, event.entity, event.eventType ?? null, JSON.stringify(event.data)],
+    );
     const job: WebhookDeliveryJob = { eventId: id };
     await this.boss.send(QUEUES.webhookDelivery, job, { db: bossDb(queryRunner) });
     return id;

@@ -14,6 +14,12 @@ import { userRecord, userView, type UserView } from './user.view.js';
 
 const UNIQUE_VIOLATION = '23505';
 
+interface InsertedUser {
+  readonly id: string;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
 @Injectable()
 export class UsersService {
   constructor(
@@ -33,7 +39,17 @@ export class UsersService {
           userType: 'CONSUMER',
           kycState: input.kyc ? 'KYC_COMPLETED' : 'NONE',
         });
-        await manager.insert(User, user);
+        // One statement, not manager.insert(User): TypeORM's insert builder costs about 0.05 ms of CPU
+        // per row (bench/README.md, api).
+        const [row] = await manager.query<InsertedUser[]>(
+          'INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state) ' +
+            'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at, updated_at',
+          [user.orgId, user.orgUserId, user.kyc, user.tnc, user.userStatus, user.userType, user.kycState],
+        );
+        if (!row) throw new Error('INSERT INTO users returned no row');
+        user.id = row.id;
+        user.createdAt = row.created_at;
+        user.updatedAt = row.updated_at;
         await this.events.record(manager, { orgId, entity: 'Users', data: userRecord(user) });
         return userView(user);
       });
