@@ -1,5 +1,8 @@
 // The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs
 // enqueued inside the transaction of the change that causes them (DESIGN section 4).
+import { createHash } from 'node:crypto';
+
+import type { PoolClient } from 'pg';
 import { PgBoss, type Db } from 'pg-boss';
 import type { QueryRunner } from 'typeorm';
 
@@ -38,12 +41,23 @@ const DELIVERY_QUEUE = {
 
 export const BOSS_SCHEMA = 'pgboss';
 
+/**
+ * The channel pg-boss 12 sends its NOTIFY on, the queue name as payload (`plans.notifyChannelSql`, which
+ * it does not export). The worker's tests fail if a pg-boss upgrade changes it.
+ */
+export const NOTIFY_CHANNEL = `pgboss_${createHash('sha224').update(BOSS_SCHEMA).digest('hex').slice(0, 24)}`;
+
 export interface BossOptions {
   readonly url: string;
   /** Connections in pg-boss's own pool. Default 4. */
   readonly max?: number;
   /** False for processes that only send (the api): the worker runs maintenance. Default true. */
   readonly supervise?: boolean;
+  /**
+   * False: pg-boss holds no LISTEN connection and its workers only poll; the webhooks worker listens
+   * itself (see {@link NOTIFY_CHANNEL}). Sending still notifies. Default true.
+   */
+  readonly listen?: boolean;
 }
 
 /** A started pg-boss with the queues created. The caller must listen for 'error' (pg-boss exits otherwise). */
@@ -51,7 +65,7 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
   const boss = new PgBoss({
     connectionString: options.url,
     schema: BOSS_SCHEMA,
-    useListenNotify: true,
+    useListenNotify: options.listen ?? true,
     max: options.max ?? 4,
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
@@ -77,12 +91,18 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
   return boss;
 }
 
-/** pg-boss's `db` option over a TypeORM query runner, so a job commits or rolls back with its transaction. */
+/**
+ * pg-boss's `db` option over a TypeORM query runner, so a job commits or rolls back with its transaction.
+ * Its statements are long CTEs that take longer to plan than to run, so each is prepared once per
+ * connection (named by a hash of its text; pg-boss builds a handful of distinct texts).
+ */
 export function bossDb(queryRunner: QueryRunner): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      const result = await queryRunner.query(text, values, true);
-      return { rows: result.records as unknown[] };
+      const client = (await queryRunner.connect()) as PoolClient;
+      const name = `pgboss_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      const result = await client.query({ name, text, values: values ?? [] });
+      return { rows: result.rows };
     },
   };
 }
