@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
   }
   const dataSource = await openDatabase({ url, applicationName: 'svc-api' });
-  const boss = await startBoss({ url, supervise: false }, (error) =>
+  // The api only sends jobs: no maintenance, and no LISTEN connection woken by every job sent.
+  const boss = await startBoss({ url, supervise: false, listen: false }, (error) =>
     logger.warn({ err: error }, 'queue error'),
   );
   const app = await createApp({ config, logger, dataSource, boss });
