@@ -40,8 +40,9 @@ async function main(): Promise<void> {
     master?: { on(event: 'error', fn: (e: Error) => void): void };
   };
   driver.master?.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
-  const boss = await startBoss({ url: config.databaseUrl, max: config.fetchers + 4 }, (error) =>
-    logger.warn({ err: error }, 'queue error'),
+  const boss = await startBoss(
+    { url: config.databaseUrl, max: config.fetchers + 4, listen: false },
+    (error) => logger.warn({ err: error }, 'queue error'),
   );
   const worker = await startWorker({ config, dataSource, boss, logger });
 

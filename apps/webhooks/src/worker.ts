@@ -1,6 +1,6 @@
 // The worker's running parts: the delivery and failure e-mail handlers on pg-boss, with a graceful stop
 // that lets attempts in flight finish and record their outcome.
-import { QUEUES } from '@svc/db';
+import { NOTIFY_CHANNEL, QUEUES, type WebhookDeliveryJob } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -13,6 +13,7 @@ import { FailureMailer } from './failure-mailer.js';
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
   readonly dataSource: DataSource;
+  /** Started with `listen: false`: the worker listens itself and wakes one fetcher per notification. */
   readonly boss: PgBoss;
   readonly logger: Logger;
   /** Tests swap the sender (its resolver); default: one from the configured receiver rules. */
@@ -29,24 +30,64 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   const sender = deps.sender ?? new WebhookSender({ policy: config.webhooks.receivers });
   const deliveries = new DeliveryProcessor(config, deps.dataSource, boss, sender, logger);
   const mailer = new FailureMailer(config, deps.dataSource, boss, logger);
-  const polling = {
-    pollingIntervalSeconds: config.pollIntervalMs / 1000,
-    // While LISTEN/NOTIFY works, pg-boss polls only this often; delayed retries become due between two
-    // notifications, and after an outage LISTEN takes up to 30 s to come back.
-    notifyPollingIntervalSeconds: config.pollIntervalMs / 1000,
+  // Besides the wake-ups below: due retries, and every job while the LISTEN connection is down.
+  const polling = { pollingIntervalSeconds: config.pollIntervalMs / 1000 };
+
+  // One pg-boss worker per fetcher, so the busy ones are known and a notification wakes one idle
+  // fetcher. pg-boss's own listener wakes every fetcher of the queue for each job sent: at a steady
+  // 500 events/s that is 12 fetch queries per event, which took the CPU the deliveries needed.
+  const busy = new Set<string>();
+  const fetchers: string[] = [];
+  for (let i = 0; i < config.fetchers; i++) {
+    let id = '';
+    id = await boss.work<WebhookDeliveryJob>(
+      QUEUES.webhookDelivery,
+      { ...polling, batchSize: config.batchSize, burstWhenBatchFull: true },
+      async (jobs) => {
+        busy.add(id);
+        try {
+          await deliveries.handle(jobs);
+        } finally {
+          busy.delete(id);
+        }
+      },
+    );
+    fetchers.push(id);
+  }
+  const mailWorker = await boss.work(QUEUES.webhookFailureEmail, { ...polling, batchSize: 5 }, mailer.handle);
+  let next = 0;
+  const wakeOneFetcher = () => {
+    // The next idle fetcher fetches at once; when all are busy, the next one fetches again as soon as
+    // its batch is done instead of waiting for its next poll.
+    let chosen = next;
+    for (let k = 0; k < fetchers.length; k++) {
+      const at = (next + k) % fetchers.length;
+      if (!busy.has(fetchers[at] ?? '')) {
+        chosen = at;
+        break;
+      }
+    }
+    next = (chosen + 1) % fetchers.length;
+    const id = fetchers[chosen];
+    if (id) boss.notifyWorker(id);
   };
-  await boss.work(
-    QUEUES.webhookDelivery,
-    { ...polling, batchSize: config.batchSize, localConcurrency: config.fetchers, burstWhenBatchFull: true },
-    deliveries.handle,
+  // pg-boss's connection handling: reconnects with backoff, and after a reconnect we wake every
+  // fetcher once for the notifications missed meanwhile.
+  const listener = await boss.getDb().listen?.(
+    NOTIFY_CHANNEL,
+    (queue) => {
+      if (queue === QUEUES.webhookDelivery) wakeOneFetcher();
+      else if (queue === QUEUES.webhookFailureEmail) boss.notifyWorker(mailWorker);
+    },
+    () => [...fetchers, mailWorker].forEach((id) => boss.notifyWorker(id)),
   );
-  await boss.work(QUEUES.webhookFailureEmail, { ...polling, batchSize: 5 }, mailer.handle);
   logger.info(
     { fetchers: config.fetchers, batchSize: config.batchSize, perEndpoint: config.perEndpointConcurrency },
     'webhooks worker started',
   );
   return {
     async stop() {
+      await listener?.close();
       await Promise.all([
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),

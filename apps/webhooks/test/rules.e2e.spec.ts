@@ -133,3 +133,21 @@ describe('graceful stop', () => {
     }
   });
 });
+
+describe('wake-ups', () => {
+  it('fetches a job when its notification arrives, not at the next poll', async () => {
+    const fixture = await WorkerFixture.start({ WEBHOOK_POLL_INTERVAL_MS: '60000' });
+    const receiver = await TestReceiver.start(SECRET);
+    try {
+      const { orgId } = await fixture.createOrg(receiver.url(), SECRET);
+      await sleep(300); // the fetchers' first poll, at start, is behind them
+      const started = Date.now();
+      const ids = [await fixture.enqueueEvent(orgId), await fixture.enqueueEvent(orgId)];
+      for (const id of ids) await fixture.waitForStatus(id, 'DELIVERED', 5000);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await receiver.close();
+      await fixture.close();
+    }
+  });
+});

@@ -97,7 +97,7 @@ export class WorkerFixture {
   ): Promise<WorkerFixture> {
     const db = options.url ? await existingDatabase(options.url) : await createTestDatabase();
     const config = loadConfig({ ...TEST_ENV, ...env });
-    const boss = await startBoss({ url: db.url, max: 8 }, () => undefined);
+    const boss = await startBoss({ url: db.url, max: 8, listen: false }, () => undefined);
     const logger = pino({ level: config.logLevel });
     const worker =
       options.worker === false
