@@ -78,7 +78,7 @@ export function loadConfig(
   const config = {
     pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 2000),
     perEndpointConcurrency: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8),
-    batchSize: int('WEBHOOK_BATCH_SIZE', 50),
+    batchSize: int('WEBHOOK_BATCH_SIZE', 100),
     fetchers: int('WEBHOOK_FETCHERS', 12),
     failureEmailIntervalMs: int('FAILURE_EMAIL_INTERVAL_MS', 15 * 60 * 1000),
     failureEmailDelayMs: positiveOrZero(source, 'FAILURE_EMAIL_DELAY_MS', 10_000, problems),
