@@ -102,7 +102,9 @@ async function test() {
   env.TEST_RESULTS_DIR = results;
   pnpm(['exec', 'prettier', '--check', '--log-level=warn', '.']);
   pnpm(['exec', 'eslint', 'scripts', 'eslint.config.mjs', 'jest.preset.cjs']);
-  pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue']);
+  // Two tasks at a time: the service tests start PostgreSQL, apps and worker processes, and more at
+  // once only makes each wait longer on two cores.
+  pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--concurrency=2']);
   summarise(results);
 }
 

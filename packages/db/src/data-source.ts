@@ -27,7 +27,9 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     logging: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName ?? 'svc',
-    extra: { connectionTimeoutMillis: 5000 },
+    // Generous: a loaded 2-core machine can take seconds to hand out a connection; a dead server is
+    // still reported (503) well before a client gives up.
+    extra: { connectionTimeoutMillis: 15_000 },
   });
 }
 
