@@ -4,7 +4,13 @@ import 'reflect-metadata';
 
 import { join } from 'node:path';
 
-import { openDatabase, startBoss, startEmbeddedPostgres, type RunningPostgres } from '@svc/db';
+import {
+  openDatabase,
+  startBoss,
+  startEmbeddedPostgres,
+  stopGracefullyOnSignals,
+  type RunningPostgres,
+} from '@svc/db';
 
 import { ProvisioningService } from './admin/provisioning.service.js';
 import { createApp } from './app.js';
@@ -66,27 +72,14 @@ async function main(): Promise<void> {
     console.log(demoInstructions(file, credentials));
   }
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    clearInterval(sweep);
-    // In order: stop taking requests and finish the ones in flight, then the queue, the pool, Postgres.
-    void (async () => {
-      await app.close();
-      await boss.stop({ graceful: true, timeout: 10_000 });
-      await dataSource.destroy();
-      await embedded?.stop();
-      logger.info('stopped');
-      process.exit(0);
-    })().catch((error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // In order: stop taking requests and finish the ones in flight, then the queue, the pool, Postgres.
+  stopGracefullyOnSignals(logger, 'shutting down: finishing in-flight requests', [
+    () => clearInterval(sweep),
+    () => app.close(),
+    () => boss.stop({ graceful: true, timeout: 10_000 }),
+    () => dataSource.destroy(),
+    () => embedded?.stop(),
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 
 import { join } from 'node:path';
 
-import { openDatabase, startBoss } from '@svc/db';
+import { openDatabase, startBoss, stopGracefullyOnSignals } from '@svc/db';
 import { pino } from 'pino';
 
 import { ConfigError, loadConfig, type WorkerConfig } from './config.js';
@@ -46,24 +46,11 @@ async function main(): Promise<void> {
   );
   const worker = await startWorker({ config, dataSource, boss, logger });
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing attempts in flight');
-    void (async () => {
-      await worker.stop();
-      await boss.stop({ graceful: true, timeout: 10_000 });
-      await dataSource.destroy();
-      logger.info('stopped');
-      process.exit(0);
-    })().catch((error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  stopGracefullyOnSignals(logger, 'shutting down: finishing attempts in flight', [
+    () => worker.stop(),
+    () => boss.stop({ graceful: true, timeout: 10_000 }),
+    () => dataSource.destroy(),
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -4,3 +4,4 @@ export * from './embedded-postgres.js';
 export * from './entities/index.js';
 export * from './queue.js';
 export * from './secret-box.js';
+export * from './shutdown.js';
