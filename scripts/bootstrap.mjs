@@ -27,13 +27,6 @@ await tasks[task]();
 
 async function start() {
   pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-  if (!existsSync(join(root, 'apps/api/package.json'))) {
-    console.log(
-      'Nothing to run yet: the api (apps/api) does not exist in this checkout. ' +
-        'The toolchain is installed and the packages are built; `npm test` runs the tests.',
-    );
-    return;
-  }
   // One PostgreSQL for the api and the worker: the embedded one, in a process of its own, unless
   // DATABASE_URL names a server. Ctrl-C or SIGTERM stops both services gracefully, then PostgreSQL;
   // a service that ends by itself stops the other.
