@@ -1,10 +1,9 @@
 // The worker's configuration: read from the environment once at start, validated, frozen. A bad variable
 // stops the start with one line naming it (STYLE.md). Shares the WEBHOOK_* receiver rules and MASTER_KEY
 // with the api.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { developmentSecret } from '@svc/db';
 import { positiveInteger, webhookSettingsFromEnv, type WebhookSettings } from '@svc/webhook-sender';
 
 export interface WorkerConfig {
@@ -95,7 +94,9 @@ export function loadConfig(
     env: mode as WorkerConfig['env'],
     databaseUrl: source.DATABASE_URL,
     dataDir,
-    masterKey: masterKeyText ? Buffer.from(masterKeyText, 'base64') : developmentMasterKey(dataDir),
+    masterKey: masterKeyText
+      ? Buffer.from(masterKeyText, 'base64')
+      : Buffer.from(developmentSecret(dataDir, 'master.key'), 'base64url'),
     logLevel,
     webhooks: settings,
     retryDelaysMs: delays as unknown as readonly [number, number, number],
@@ -118,18 +119,4 @@ function positiveOrZero(
   if (!/^[0-9]+$/.test(raw))
     problems.push(`${name}: must be a whole number >= 0 (got ${JSON.stringify(raw)})`);
   return Number(raw);
-}
-
-/** The api's development master key in DATA_DIR (it makes it on first start); made here if the worker is first. */
-function developmentMasterKey(dataDir: string): Buffer {
-  const path = join(dataDir, 'master.key');
-  if (!existsSync(path)) {
-    mkdirSync(dataDir, { recursive: true });
-    try {
-      writeFileSync(path, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64url');
 }

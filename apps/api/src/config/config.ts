@@ -1,7 +1,5 @@
 // The service's configuration: read from the environment once at start, validated, then frozen. A bad
 // variable stops the start with one line naming it and the rule (STYLE.md, DESIGN section 10).
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { plainToInstance, Type } from 'class-transformer';
@@ -19,6 +17,7 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import { developmentSecret } from '@svc/db';
 import { webhookSettingsFromEnv, type WebhookSettings } from '@svc/webhook-sender';
 
 class Environment {
@@ -195,19 +194,6 @@ function problemLine(error: ValidationError, raw: string | undefined): string {
   else if (raw && error.property === 'DATABASE_URL')
     shown = JSON.stringify(raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
   return `${error.property}: ${rules.join('; ')} (got ${shown})`;
-}
-
-/**
- * Outside production a missing secret is generated once into DATA_DIR (git-ignored, mode 0600) and read
- * back on later starts, so `npm start` needs no set-up and keeps its credentials working across restarts.
- */
-function developmentSecret(dataDir: string, file: string, bytes: number): string {
-  const path = join(dataDir, file);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const value = randomBytes(bytes).toString('base64url');
-  writeFileSync(path, `${value}\n`, { mode: 0o600 });
-  return value;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
