@@ -1,4 +1,4 @@
-import type { Organisation } from '@svc/db';
+import type { OrgPolicy, Organisation } from '@svc/db';
 
 /** GET /api/v1/org/ (DESIGN section 8). `webhook` is null until one is registered. */
 export function orgView(org: Organisation, webhook: { url: string; status: string } | null = null) {
@@ -8,25 +8,34 @@ export function orgView(org: Organisation, webhook: { url: string; status: strin
     plan: org.plan,
     kycDomain: org.kycDomain,
     supportEmails: org.supportEmails,
-    // Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON
-    // numbers on the wire, as the spec writes money (DESIGN section 4).
-    policy: {
-      enabledAssets: org.policy.enabledAssets,
-      quoteLimit: amount(org.policy.quoteLimit),
-      totalLimit: amount(org.policy.totalLimit),
-      totalExposure: amount(org.policy.totalExposure),
-      assetExposure: Object.fromEntries(
-        Object.entries(org.policy.assetExposure).map(([asset, limit]) => [asset, Number(limit)]),
-      ),
-      commissionRate: Number(org.policy.commissionRate),
-      vatRate: Number(org.policy.vatRate),
-    },
+    policy: policyView(org.policy),
     webhook,
     createdAt: org.createdAt.toISOString(),
     updatedAt: org.updatedAt.toISOString(),
   };
 }
 
-function amount(value: string | null): number | null {
-  return value === null ? null : Number(value);
+/**
+ * Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON numbers
+ * on the wire, as the spec writes money (DESIGN section 4).
+ */
+export function policyView(policy: OrgPolicy) {
+  return {
+    enabledAssets: policy.enabledAssets,
+    quoteLimit: amounts(policy.quoteLimit),
+    totalLimit: amounts(policy.totalLimit),
+    totalExposure: amounts(policy.totalExposure),
+    assetExposure: amounts(policy.assetExposure),
+    commissionRate: Number(policy.commissionRate),
+    vatRate: Number(policy.vatRate),
+  };
+}
+
+/** Asset code to number, codes in alphabetical order (jsonb keeps no order of its own). */
+export function amounts(limits: Record<string, string>): Record<string, number> {
+  return Object.fromEntries(
+    Object.keys(limits)
+      .sort()
+      .map((asset) => [asset, Number(limits[asset])]),
+  );
 }

@@ -4,20 +4,29 @@ import { Event } from './event.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
+import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
+import { Position } from './position.entity.js';
+import { Price } from './price.entity.js';
+import { SystemNotice, TradingHalt } from './system-notice.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
 import { User } from './user.entity.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookFailure } from './webhook-failure.entity.js';
 
+export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
 export * from './audit-entry.entity.js';
 export * from './event.entity.js';
 export * from './kyc-document.entity.js';
 export * from './oauth-client.entity.js';
 export * from './oauth-token.entity.js';
+export * from './order.entity.js';
 export * from './organisation.entity.js';
+export * from './position.entity.js';
+export * from './price.entity.js';
+export * from './system-notice.entity.js';
 export * from './used-signature.entity.js';
 export * from './user.entity.js';
 export * from './webhook-attempt.entity.js';
@@ -37,4 +46,9 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookAttempt,
   WebhookFailure,
+  Order,
+  Position,
+  Price,
+  SystemNotice,
+  TradingHalt,
 ];

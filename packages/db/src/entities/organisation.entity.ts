@@ -5,22 +5,34 @@ import { CreatedAt, UpdatedAt } from './columns.js';
 export const ORG_PLANS = ['STANDARD', 'ENTERPRISE'] as const;
 export type OrgPlan = (typeof ORG_PLANS)[number];
 
-/** The four limits and the enabled assets of an organisation (DESIGN section 8). Amounts are decimal strings. */
+/**
+ * What an organisation's users may trade, its four limits and its fees (DESIGN section 8). Amounts and
+ * rates are decimal strings. The limits are maps, as Actions events report them (`newValues`, asset code
+ * to number): `quoteLimit`, `totalLimit` and `totalExposure` are keyed by quote currency (an order on
+ * BTC_EUR is held to the `EUR` entry), `assetExposure` by base asset. No entry means no limit.
+ */
 export interface OrgPolicy {
+  /** Base assets the organisation's users may trade. */
   enabledAssets: string[];
-  quoteLimit: string | null;
-  totalLimit: string | null;
-  totalExposure: string | null;
+  /** The most one order may be worth, in its quote currency (fees excluded). */
+  quoteLimit: Record<string, string>;
+  /** The most one user may trade in a UTC day, in the quote currency, both sides, fees excluded. */
+  totalLimit: Record<string, string>;
+  /** The most a user's positions may be worth after a BUY, valued at current prices in the quote currency. */
+  totalExposure: Record<string, string>;
+  /** The most of a base asset one user may hold after a BUY. */
   assetExposure: Record<string, string>;
+  /** Share of an order's gross quote amount charged as commission, e.g. "0.0015". */
   commissionRate: string;
+  /** VAT charged on the commission, e.g. "0.21". */
   vatRate: string;
 }
 
 export const DEFAULT_POLICY: OrgPolicy = {
   enabledAssets: [],
-  quoteLimit: null,
-  totalLimit: null,
-  totalExposure: null,
+  quoteLimit: {},
+  totalLimit: {},
+  totalExposure: {},
   assetExposure: {},
   commissionRate: '0',
   vatRate: '0',
