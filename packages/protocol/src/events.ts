@@ -49,6 +49,27 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED', 'FAILED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * Why an order is REJECTED (a failed check, in the order they are made) or FAILED (VENUE_ERROR). The
+ * record's `rejectionReason` is typed `string | null` so that a reason added later still parses.
+ */
+export const ORDER_REJECTION_REASONS = [
+  'USER_NOT_ACTIVE',
+  'KYC_NOT_COMPLETED',
+  'TNC_NOT_ACCEPTED',
+  'ASSET_NOT_ENABLED',
+  'ASSET_DISABLED',
+  'PRICE_UNAVAILABLE',
+  'AMOUNT_TOO_SMALL',
+  'QUOTE_LIMIT',
+  'TOTAL_LIMIT',
+  'INSUFFICIENT_HOLDINGS',
+  'TOTAL_EXPOSURE',
+  'ASSET_EXPOSURE',
+  'VENUE_ERROR',
+] as const;
+export type OrderRejectionReason = (typeof ORDER_REJECTION_REASONS)[number];
+
 export const ACTION_NAMES = [
   'QUOTE_LIMIT',
   'TOTAL_LIMIT',
