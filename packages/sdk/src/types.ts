@@ -1,0 +1,269 @@
+// What the api's organisation endpoints take and answer. The records the spec defines (User, Order, the
+// events) are the protocol package's; the rest mirrors the api's views (apps/api/src/*/…view.ts), which
+// the drift test in test/openapi-drift.spec.ts holds against the running api's routes.
+import type {
+  KycEventType,
+  Order,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+  Scope,
+  User,
+  UserStatus,
+} from '@svc/protocol';
+
+export type { Order, OrderSide, OrderStatus, OrderType, Scope, User, UserStatus };
+
+/** One page of a list: pass `nextCursor` as `cursor` for the next one; null on the last page. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}
+
+export interface PageParams {
+  /** 1 to 100; the api's default is 20. */
+  readonly limit?: number;
+  /** A `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+export type OrgPlan = 'STANDARD' | 'ENTERPRISE';
+
+export interface OrgPolicy {
+  readonly enabledAssets: string[];
+  /** Limits in the quote currency; null means no limit. */
+  readonly quoteLimit: number | null;
+  readonly totalLimit: number | null;
+  readonly totalExposure: number | null;
+  /** Asset code to limit. */
+  readonly assetExposure: Record<string, number>;
+  readonly commissionRate: number;
+  readonly vatRate: number;
+}
+
+/** GET /api/v1/org/. */
+export interface Organisation {
+  readonly orgId: number;
+  readonly name: string;
+  readonly plan: OrgPlan;
+  readonly kycDomain: string;
+  readonly supportEmails: string[];
+  readonly policy: OrgPolicy;
+  /** Null until a webhook is registered. */
+  readonly webhook: { readonly url: string; readonly status: WebhookStatus } | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** Where a user's KYC stands: NONE before the first step, then the last KYC event. */
+export type KycState = 'NONE' | KycEventType;
+
+/** A user as the api answers it: the spec's record, where KYC stands, and timestamps. */
+export interface UserView extends User {
+  readonly kycState: KycState;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface CreateUserParams {
+  /** 1 to 128 characters among letters, digits and `. _ : @ -`. */
+  readonly orgUserId: string;
+  /** True when the organisation ran KYC itself: the user is ACTIVE at once. */
+  readonly kyc: boolean;
+  readonly tnc: boolean;
+}
+
+export interface ListUsersParams extends PageParams {
+  readonly userStatus?: UserStatus;
+  readonly kyc?: boolean;
+  readonly tnc?: boolean;
+}
+
+export interface UpdateUserParams {
+  readonly tnc: boolean;
+}
+
+export type KycDocumentType = 'application/pdf' | 'image/jpeg' | 'image/png';
+
+export interface KycDocument {
+  readonly id: string;
+  readonly docCategory: string;
+  readonly docSubCategory: string;
+  readonly fileName: string;
+  readonly contentType: KycDocumentType;
+  readonly sizeBytes: number;
+  /** Lowercase hex. */
+  readonly sha256: string;
+  readonly createdAt: string;
+}
+
+export interface KycAddress {
+  readonly line1: string;
+  readonly line2?: string;
+  readonly city: string;
+  readonly postalCode: string;
+  /** ISO 3166-1 alpha-2, capitals. */
+  readonly country: string;
+}
+
+/** Body of POST /api/v1/user/{orgUserId}/kyc/form/. */
+export interface KycForm {
+  readonly firstName: string;
+  readonly lastName: string;
+  /** YYYY-MM-DD. */
+  readonly dateOfBirth: string;
+  /** ISO 3166-1 alpha-2, capitals. */
+  readonly nationality: string;
+  readonly address: KycAddress;
+}
+
+export interface KycReview {
+  readonly eventType: 'KYC_COMPLETED' | 'KYC_REJECTED' | 'KYC_RFI';
+  readonly message: string | null;
+  readonly at: string;
+}
+
+/** What every KYC endpoint answers. */
+export interface KycStatus {
+  readonly orgUserId: string;
+  readonly orgId: number;
+  readonly kycState: KycState;
+  readonly kyc: boolean;
+  readonly userStatus: UserStatus;
+  /** When the current step expires unless the process moves on; null when nothing is waiting. */
+  readonly expiresAt: string | null;
+  readonly documents: KycDocument[];
+  readonly form: KycForm | null;
+  readonly review: KycReview | null;
+}
+
+export interface UploadKycDocumentParams {
+  /** The file's bytes: PDF, JPEG or PNG, at most 10 MiB. */
+  readonly file: Uint8Array | Blob;
+  /** Default `document`. */
+  readonly fileName?: string;
+  /** Default: the Blob's type, else application/octet-stream (the api then judges by the content). */
+  readonly contentType?: string;
+  /** What the document is for, e.g. IDENTITY. */
+  readonly docCategory: string;
+  /** Which document it is, e.g. PASSPORT. */
+  readonly docSubCategory: string;
+}
+
+export type WebhookStatus = 'ACTIVE' | 'CHALLENGE_FAILED';
+
+/** The organisation's webhook endpoint; never its secret. */
+export interface Webhook {
+  readonly url: string;
+  readonly status: WebhookStatus;
+  readonly challengePassed: boolean;
+  readonly challengeError: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface RegisterWebhookParams {
+  readonly url: string;
+  /** 16 to 512 characters, chosen by you; events are signed with it. */
+  readonly secret: string;
+}
+
+export interface DeletedWebhook {
+  readonly url: string;
+  readonly deleted: true;
+}
+
+export type DeliveryErrorKind =
+  | 'http_status'
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'connection_closed'
+  | 'dns_failure'
+  | 'blocked_address'
+  | 'tls_error'
+  | 'network_error';
+
+/** One delivery attempt of an event. */
+export interface WebhookDelivery {
+  readonly eventId: string;
+  readonly url: string;
+  readonly numRetries: number;
+  /** True for an attempt asked for with redeliver(). */
+  readonly manual: boolean;
+  readonly attemptedAt: string;
+  readonly durationMs: number;
+  readonly delivered: boolean;
+  readonly statusCode: number | null;
+  readonly errorKind: DeliveryErrorKind | null;
+  /** The first 1 KB of the answer, or the error's text. */
+  readonly response: string | null;
+}
+
+export interface ListDeliveriesParams extends PageParams {
+  readonly eventId?: string;
+  readonly delivered?: boolean;
+}
+
+export interface Redelivery {
+  readonly eventId: string;
+  readonly status: 'QUEUED';
+}
+
+interface CreateOrderBase {
+  readonly orgUserId: string;
+  /**
+   * The idempotency key (a UUID): the same id with the same parameters answers the same order. The
+   * client generates one when it is left out, so that its own retries are safe.
+   */
+  readonly clientOrderId?: string;
+  /** BASE_QUOTE, e.g. BTC_EUR. */
+  readonly symbol: string;
+  readonly side: OrderSide;
+  readonly type: OrderType;
+}
+
+/** A market order by base quantity or by quote quantity, exactly one of the two. */
+export type CreateOrderParams =
+  | (CreateOrderBase & { readonly quantity: number; readonly quoteQuantity?: never })
+  | (CreateOrderBase & { readonly quoteQuantity: number; readonly quantity?: never });
+
+export interface ListOrdersParams extends PageParams {
+  readonly orgUserId?: string;
+  readonly symbol?: string;
+  readonly side?: OrderSide;
+  readonly status?: OrderStatus;
+  readonly clientOrderId?: string;
+}
+
+/** Why an order was REJECTED (or FAILED: VENUE_ERROR). A rejection is a 200 with the order, not an error. */
+export type RejectionReason =
+  | 'USER_NOT_ACTIVE'
+  | 'KYC_NOT_COMPLETED'
+  | 'TNC_NOT_ACCEPTED'
+  | 'ASSET_NOT_ENABLED'
+  | 'ASSET_DISABLED'
+  | 'PRICE_UNAVAILABLE'
+  | 'QUOTE_LIMIT'
+  | 'TOTAL_LIMIT'
+  | 'TOTAL_EXPOSURE'
+  | 'ASSET_EXPOSURE'
+  | 'INSUFFICIENT_HOLDINGS'
+  | 'VENUE_ERROR';
+
+export interface Position {
+  readonly asset: string;
+  readonly quantity: number;
+  readonly updatedAt: string;
+}
+
+export interface Positions {
+  readonly orgUserId: string;
+  readonly positions: Position[];
+}
+
+/** POST /api/v1/oauth/test answers the JSON it was sent. */
+export type JsonObject = { readonly [key: string]: unknown };
+
+export type { KycEventType };
+export type ScopeList = readonly Scope[] | string;
