@@ -16,6 +16,8 @@ import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { OrdersModule } from './orders/orders.module.js';
+import type { Venue } from './orders/venue.js';
 import { OrgModule } from './org/org.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -25,6 +27,8 @@ export interface AppDependencies {
   readonly logger: Logger;
   readonly dataSource: DataSource;
   readonly boss: PgBoss;
+  /** Where orders execute; the default venue fills at operator-set prices. */
+  readonly venue?: Venue;
   /** Modules only tests add, e.g. a route that throws (test/support/test-routes.module.ts). */
   readonly testModules?: readonly (Type | DynamicModule)[];
 }
@@ -44,6 +48,7 @@ export class AppModule {
         KycModule,
         MetricsModule,
         OAuthModule,
+        OrdersModule.forRoot(deps.venue),
         OrgModule,
         UsersModule,
         WebhooksModule,

@@ -6,7 +6,12 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { AMOUNT_SCALE } from '@svc/db';
 
 /** Decimal with room for any product of two numeric(38,8) values; rounding is always explicit. */
-export const Dec = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+export const Dec = Decimal.clone({
+  precision: 80,
+  rounding: Decimal.ROUND_HALF_UP,
+  toExpNeg: -40,
+  toExpPos: 60,
+});
 export type Dec = Decimal;
 
 /** numeric(38,8) leaves 30 digits before the point. */
@@ -22,7 +27,7 @@ export function amountText(value: Dec, rounding: Decimal.Rounding = Decimal.ROUN
   return value.toFixed(AMOUNT_SCALE, rounding);
 }
 
-const rawJSON = (JSON as unknown as { rawJSON(text: string): object }).rawJSON;
+const { rawJSON } = JSON as unknown as { rawJSON: (text: string) => object };
 
 /**
  * A stored decimal ("55000.50000000") as a JSON number written with exactly its digits (55000.5), so a

@@ -92,6 +92,8 @@ export interface FixtureOptions {
   readonly testModules?: AppDependencies['testModules'];
   /** The app reaches PostgreSQL through a relay the test can cut (`databaseProxy`); `rows()` does not. */
   readonly throughProxy?: boolean;
+  /** Where orders execute instead of the default venue. */
+  readonly venue?: AppDependencies['venue'];
 }
 
 export class ApiFixture {
@@ -132,6 +134,7 @@ export class ApiFixture {
       dataSource,
       boss,
       ...(options.testModules ? { testModules: options.testModules } : {}),
+      ...(options.venue ? { venue: options.venue } : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();

@@ -1,0 +1,28 @@
+import { ORDER_SIDES, ORDER_STATUSES, type OrderSide, type OrderStatus } from '@svc/protocol';
+import { IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
+
+import { SYMBOL, SYMBOL_RULE } from '../../common/assets.js';
+import { PageQuery } from '../../common/pagination.js';
+import { ORG_USER_ID, ORG_USER_ID_RULE } from '../../users/dto/create-user.dto.js';
+
+export class ListOrdersQuery extends PageQuery {
+  @IsOptional()
+  @Matches(ORG_USER_ID, { message: `orgUserId must be ${ORG_USER_ID_RULE}` })
+  orgUserId?: string;
+
+  @IsOptional()
+  @Matches(SYMBOL, { message: `symbol must be ${SYMBOL_RULE}` })
+  symbol?: string;
+
+  @IsOptional()
+  @IsIn(ORDER_SIDES)
+  side?: OrderSide;
+
+  @IsOptional()
+  @IsIn(ORDER_STATUSES)
+  status?: OrderStatus;
+
+  @IsOptional()
+  @IsUUID('all', { message: 'clientOrderId must be a UUID' })
+  clientOrderId?: string;
+}

@@ -1,0 +1,38 @@
+import type { Order as OrderRow } from '@svc/db';
+import type { Order } from '@svc/protocol';
+
+import { exactNumber } from '../common/decimal.js';
+
+/**
+ * The order record of spec 2.4, in its field order: what the api answers and what Orders events carry.
+ * Amounts are written with exactly their stored digits.
+ */
+export function orderRecord(order: OrderRow): Order {
+  return {
+    id: Number(order.id),
+    orgId: order.orgId,
+    clientOrderId: order.clientOrderId,
+    orgUserId: order.orgUserId,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    quantity: exactNumber(order.quantity),
+    quoteQuantity: exactNumber(order.quoteQuantity),
+    filled: exactNumber(order.filled),
+    status: order.status,
+    price: exactNumber(order.price),
+    averagePrice: exactNumber(order.averagePrice),
+    estimatedPrice: exactNumber(order.estimatedPrice),
+    baseAveragePrice: exactNumber(order.baseAveragePrice),
+    commissionRate: exactNumber(order.commissionRate),
+    vatRate: exactNumber(order.vatRate),
+    commissionAmount: exactNumber(order.commissionAmount),
+    vatAmount: exactNumber(order.vatAmount),
+    netExecutedAmount: exactNumber(order.netExecutedAmount),
+    totalExecutedAmount: exactNumber(order.totalExecutedAmount),
+    commissionAsset: order.commissionAsset,
+    rejectionReason: order.rejectionReason,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}
