@@ -49,9 +49,10 @@ export class Trading1795300000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     for (const key of PER_CURRENCY_LIMITS) {
-      await queryRunner.query(`UPDATE "organisations" SET "policy" = jsonb_set("policy", $1, 'null'::jsonb)`, [
-        `{${key}}`,
-      ]);
+      await queryRunner.query(
+        `UPDATE "organisations" SET "policy" = jsonb_set("policy", $1, 'null'::jsonb)`,
+        [`{${key}}`],
+      );
     }
     await queryRunner.query(`ALTER TABLE "trading_halts" DROP CONSTRAINT "FK_3dff7207097ef9ee592113d4e53"`);
     await queryRunner.query(`ALTER TABLE "positions" DROP CONSTRAINT "FK_4960bf74ea7fea6db05e53989da"`);
