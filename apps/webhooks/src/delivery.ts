@@ -20,7 +20,8 @@ interface EventRow {
   org_id: number;
   entity: string;
   event_type: string | null;
-  data: object;
+  /** The event's data as stored: json text, sent as is so amounts keep every digit. */
+  data: string;
   status: string;
   num_retries: number;
   created_at: Date;
@@ -122,7 +123,7 @@ export class DeliveryProcessor {
     };
     const result = await this.sender.send({
       url: new URL(row.url ?? ''),
-      body: JSON.stringify({ event, data: row.data }),
+      body: `{"event":${JSON.stringify(event)},"data":${row.data}}`,
       secret: this.secret(row.secret_ciphertext ?? ''),
       eventId: row.id,
     });
@@ -297,7 +298,7 @@ interface Prepared {
 
 const LOAD_EVENTS: Prepared = {
   name: 'webhooks_load_events',
-  text: `SELECT e.id, e.org_id, e.entity, e.event_type, e.data, e.status, e.num_retries, e.created_at, e.updated_at,
+  text: `SELECT e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.num_retries, e.created_at, e.updated_at,
                 w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status, w.last_failure_email_at
            FROM events e LEFT JOIN webhook_endpoints w ON w.org_id = e.org_id
           WHERE e.id = ANY($1::uuid[])`,

@@ -71,6 +71,17 @@ describe('delivery', () => {
     ]);
   });
 
+  it('sends the stored data text as it is: an Orders amount past a double keeps every digit', async () => {
+    const { orgId } = await fixture.createOrg(receiver.url('/orders'), SECRET);
+    const dataText = `{"id":7,"orgId":${orgId},"netExecutedAmount":1219271452.53672237,"rejectionReason":null}`;
+    const id = await fixture.enqueueEvent(orgId, { entity: 'Orders', dataText });
+    await fixture.waitForStatus(id, 'DELIVERED');
+    const request = receiver.requests.find((r) => r.headers['svc-event-id'] === id)!;
+    expect(request.verified).toBe(true);
+    expect(request.body).toMatch(/^\{"event":\{"orgId":\d+,"entity":"Orders","numRetries":0,/);
+    expect(request.body.endsWith(`,"data":${dataText}}`)).toBe(true);
+  });
+
   it('sends eventType on KYC events only', async () => {
     const { orgId } = await fixture.createOrg(receiver.url('/kyc'), SECRET);
     const id = await fixture.enqueueEvent(orgId, { eventType: 'KYC_PENDING' });

@@ -142,7 +142,14 @@ export class WorkerFixture {
   /** An event and its delivery job, committed together as the api's EventsService does. */
   async enqueueEvent(
     orgId: number,
-    options: { entity?: string; eventType?: string; data?: object; createdAt?: Date } = {},
+    options: {
+      entity?: string;
+      eventType?: string;
+      data?: object;
+      /** The data as stored json text, when `data` cannot say it (numbers past a double). */
+      dataText?: string;
+      createdAt?: Date;
+    } = {},
   ): Promise<string> {
     const id = randomUUID();
     await this.db.dataSource.transaction(async (manager) => {
@@ -154,7 +161,8 @@ export class WorkerFixture {
           orgId,
           options.entity ?? 'Users',
           options.eventType ?? null,
-          JSON.stringify(options.data ?? { orgUserId: 'u-1', orgId, kyc: false, tnc: true }),
+          options.dataText ??
+            JSON.stringify(options.data ?? { orgUserId: 'u-1', orgId, kyc: false, tnc: true }),
           options.createdAt ?? null,
         ],
       );
