@@ -138,6 +138,7 @@ export class Transport {
           answer.status === 401 &&
           !(error instanceof SvcPermissionError) &&
           !refreshed &&
+          request.auth !== 'none' &&
           this.authenticator?.refreshAfterUnauthorized?.(headers)
         ) {
           // A revoked or expired token: the api did nothing, so one more try with a new token is safe.
@@ -349,21 +350,35 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 const MAX_TIMESTAMP_BUMP_SECONDS = 3600;
 
 /**
+ * Signatures sent, by API key and then by timestamp, shared by every client of this process (two clients
+ * with one key would otherwise sign the same request alike). Only timestamps >= now can repeat.
+ */
+const sentByKey = new Map<string, Map<number, Set<string>>>();
+
+/**
  * Signs with the API key (spec 5.1) and never sends the same signature twice: two identical requests in
  * the same second would carry the same one, and the api refuses the second as a replay. When a signature
- * would repeat, X-TIMESTAMP moves one second ahead, as often as needed.
+ * would repeat, X-TIMESTAMP moves one second ahead, as often as needed. Another process using the same key
+ * can still collide: a 401 is then repeated once, signed afresh (the api did nothing with it).
  */
 export class RequestSigner implements Authenticator {
-  /** Signatures sent, by timestamp; only timestamps >= now can repeat, older buckets are dropped. */
-  private readonly sent = new Map<number, Set<string>>();
+  private readonly sent: Map<number, Set<string>>;
 
   constructor(
     private readonly credentials: { readonly apiKey: string; readonly apiSecret: string },
     private readonly now: () => number,
-  ) {}
+  ) {
+    let sent = sentByKey.get(credentials.apiKey);
+    if (!sent) sentByKey.set(credentials.apiKey, (sent = new Map()));
+    this.sent = sent;
+  }
 
   headers(request: { path: string; query: string; body: string }): Promise<Record<string, string>> {
     return Promise.resolve({ ...this.sign(request) });
+  }
+
+  refreshAfterUnauthorized(): boolean {
+    return true;
   }
 
   sign(request: { path: string; query: string; body: string }): SignedRequestHeaders {
