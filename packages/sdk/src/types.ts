@@ -4,6 +4,7 @@
 import type {
   KycEventType,
   Order,
+  OrderRejectionReason,
   OrderSide,
   OrderStatus,
   OrderType,
@@ -31,11 +32,10 @@ export type OrgPlan = 'STANDARD' | 'ENTERPRISE';
 
 export interface OrgPolicy {
   readonly enabledAssets: string[];
-  /** Limits in the quote currency; null means no limit. */
-  readonly quoteLimit: number | null;
-  readonly totalLimit: number | null;
-  readonly totalExposure: number | null;
-  /** Asset code to limit. */
+  /** Limits by currency or asset code (codes in alphabetical order); a code absent has no limit. */
+  readonly quoteLimit: Record<string, number>;
+  readonly totalLimit: Record<string, number>;
+  readonly totalExposure: Record<string, number>;
   readonly assetExposure: Record<string, number>;
   readonly commissionRate: number;
   readonly vatRate: number;
@@ -237,19 +237,7 @@ export interface ListOrdersParams extends PageParams {
 }
 
 /** Why an order was REJECTED (or FAILED: VENUE_ERROR). A rejection is a 200 with the order, not an error. */
-export type RejectionReason =
-  | 'USER_NOT_ACTIVE'
-  | 'KYC_NOT_COMPLETED'
-  | 'TNC_NOT_ACCEPTED'
-  | 'ASSET_NOT_ENABLED'
-  | 'ASSET_DISABLED'
-  | 'PRICE_UNAVAILABLE'
-  | 'QUOTE_LIMIT'
-  | 'TOTAL_LIMIT'
-  | 'TOTAL_EXPOSURE'
-  | 'ASSET_EXPOSURE'
-  | 'INSUFFICIENT_HOLDINGS'
-  | 'VENUE_ERROR';
+export type { OrderRejectionReason };
 
 export interface Position {
   readonly asset: string;
