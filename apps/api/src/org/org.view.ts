@@ -1,5 +1,7 @@
 import type { OrgPolicy, Organisation } from '@svc/db';
 
+import { exactNumber } from '../common/decimal.js';
+
 /** GET /api/v1/org/ (DESIGN section 8). `webhook` is null until one is registered. */
 export function orgView(org: Organisation, webhook: { url: string; status: string } | null = null) {
   return {
@@ -17,7 +19,7 @@ export function orgView(org: Organisation, webhook: { url: string; status: strin
 
 /**
  * Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON numbers
- * on the wire, as the spec writes money (DESIGN section 4).
+ * on the wire with exactly the stored digits, as the spec writes money (DESIGN section 4).
  */
 export function policyView(policy: OrgPolicy) {
   return {
@@ -26,16 +28,16 @@ export function policyView(policy: OrgPolicy) {
     totalLimit: amounts(policy.totalLimit),
     totalExposure: amounts(policy.totalExposure),
     assetExposure: amounts(policy.assetExposure),
-    commissionRate: Number(policy.commissionRate),
-    vatRate: Number(policy.vatRate),
+    commissionRate: exactNumber(policy.commissionRate),
+    vatRate: exactNumber(policy.vatRate),
   };
 }
 
 /** Asset code to number, codes in alphabetical order (jsonb keeps no order of its own). */
 export function amounts(limits: Record<string, string>): Record<string, number> {
   return Object.fromEntries(
-    Object.keys(limits)
-      .sort()
-      .map((asset) => [asset, Number(limits[asset])]),
+    Object.entries(limits)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([asset, amount]) => [asset, exactNumber(amount)]),
   );
 }
