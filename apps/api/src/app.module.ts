@@ -15,10 +15,13 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { NoticesModule } from './notices/notices.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import type { Venue } from './orders/venue.js';
 import { OrgModule } from './org/org.module.js';
+import { PolicyModule } from './policy/policy.module.js';
+import { PricesModule } from './prices/prices.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -47,9 +50,12 @@ export class AppModule {
         HealthModule,
         KycModule,
         MetricsModule,
+        NoticesModule,
         OAuthModule,
         OrdersModule.forRoot(deps.venue),
         OrgModule,
+        PolicyModule,
+        PricesModule,
         UsersModule,
         WebhooksModule,
         ...(deps.testModules ?? []),

@@ -3,6 +3,7 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 
 import { badRequest } from '../common/app-error.js';
+import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 
 const MAX_INT4 = 2147483647;
 
@@ -28,5 +29,25 @@ export class CredentialRefPipe implements PipeTransform<string, CredentialRef> {
     if (UUID.test(value)) return { id: value.toLowerCase() };
     if (new RegExp(`^${this.prefix}_[A-Za-z0-9_-]{1,100}$`).test(value)) return { publicValue: value };
     throw badRequest(`Bad Request: id must be a UUID or a ${this.prefix}_… value`);
+  }
+}
+
+/** A trading pair in a path (`BTC_EUR`), checked against SYMBOL before any query runs. */
+@Injectable()
+export class SymbolPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!SYMBOL.test(value)) throw badRequest(`Bad Request: symbol must be ${SYMBOL_RULE}`);
+    return value;
+  }
+}
+
+/** A bigint row id in a path (a notice's), 1 to 2^63 - 1. */
+@Injectable()
+export class BigIdPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!/^[1-9][0-9]{0,18}$/.test(value) || BigInt(value) > 9223372036854775807n) {
+      throw badRequest('Bad Request: id must be an integer from 1 to 9223372036854775807');
+    }
+    return value;
   }
 }

@@ -1,0 +1,22 @@
+import { Body, Controller, Param, Patch } from '@nestjs/common';
+
+import { AdminActor } from '../admin/admin-actor.decorator.js';
+import { OrgIdPipe } from '../admin/params.js';
+import { AdminOnly } from '../auth/decorators.js';
+import { UpdatePolicyDto } from './dto/update-policy.dto.js';
+import { PolicyService } from './policy.service.js';
+
+@Controller('api/v1/admin/orgs/:orgId/policy')
+export class PolicyController {
+  constructor(private readonly policy: PolicyService) {}
+
+  @Patch()
+  @AdminOnly()
+  update(
+    @AdminActor() actor: string,
+    @Param('orgId', OrgIdPipe) orgId: number,
+    @Body() body: UpdatePolicyDto,
+  ) {
+    return this.policy.update(actor, orgId, body);
+  }
+}

@@ -1,0 +1,126 @@
+// An organisation's policy on the operator surface (DESIGN section 8): enabled assets, the four limits and
+// the fees. Each changed limit, and a changed set of enabled assets, emits one Actions event (spec 6.4)
+// with the complete new map, in the transaction that saves the policy and writes its audit entry.
+import { Injectable } from '@nestjs/common';
+import type { OrgPolicy } from '@svc/db';
+import type { ActionName } from '@svc/protocol';
+import { DataSource } from 'typeorm';
+
+import { adminOrgView, type AdminOrgView } from '../admin/admin.views.js';
+import { AuditService } from '../admin/audit.service.js';
+import { findOrg } from '../admin/orgs.service.js';
+import { badRequest } from '../common/app-error.js';
+import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
+import { EventsService } from '../events/events.service.js';
+import type { UpdatePolicyDto } from './dto/update-policy.dto.js';
+
+/** The limit fields and the Actions event each one's change emits, in the spec's order of names. */
+const LIMITS = [
+  ['quoteLimit', 'QUOTE_LIMIT'],
+  ['totalLimit', 'TOTAL_LIMIT'],
+  ['totalExposure', 'TOTAL_EXPOSURE'],
+  ['assetExposure', 'ASSET_EXPOSURE'],
+] as const satisfies readonly (readonly [keyof OrgPolicy, ActionName])[];
+
+const RATES = ['commissionRate', 'vatRate'] as const;
+
+export const POLICY_FIELDS = ['enabledAssets', ...LIMITS.map(([field]) => field), ...RATES] as const;
+
+/** The body of an Actions event: field order name, newValues (spec 6.4). */
+interface ActionsData {
+  readonly name: ActionName;
+  readonly newValues: Record<string, number>;
+}
+
+/** Decimal text in its shortest form ("1000", "0.0015"), the form policies are stored in. */
+const canonical = (text: string): string => new Dec(text).toFixed();
+
+/** A limit map with canonical amounts, codes in alphabetical order. */
+function canonicalMap(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(map)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([code, amount]) => [code, canonical(amount)]),
+  );
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+@Injectable()
+export class PolicyService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+    private readonly events: EventsService,
+  ) {}
+
+  update(actor: string, orgId: number, input: UpdatePolicyDto): Promise<AdminOrgView> {
+    if (POLICY_FIELDS.every((field) => input[field] === undefined)) {
+      throw badRequest(`Bad Request: send at least one of ${POLICY_FIELDS.join(', ')}`);
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const org = await findOrg(manager, orgId, true);
+      const old = org.policy;
+      const next: OrgPolicy = { ...old };
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      const actions: ActionsData[] = [];
+
+      for (const [field, name] of LIMITS) {
+        const sent = input[field];
+        if (sent === undefined) continue;
+        const from = canonicalMap(old[field]);
+        const to = canonicalMap(
+          Object.fromEntries(
+            Object.entries(sent).map(([code, amount]) => [code, decimalOf(amount).toFixed()]),
+          ),
+        );
+        if (sameJson(from, to)) continue;
+        changes[field] = { from: old[field], to };
+        next[field] = to;
+        actions.push({
+          name,
+          newValues: Object.fromEntries(Object.entries(to).map(([code, text]) => [code, exactNumber(text)])),
+        });
+      }
+
+      if (input.enabledAssets !== undefined) {
+        const from = [...old.enabledAssets].sort();
+        const to = [...input.enabledAssets].sort();
+        if (!sameJson(from, to)) {
+          changes.enabledAssets = { from: old.enabledAssets, to };
+          next.enabledAssets = to;
+          const removed = from.filter((code) => !to.includes(code));
+          const newValues: Record<string, number> = {};
+          for (const code of [...to, ...removed].sort()) newValues[code] = to.includes(code) ? 1 : 0;
+          actions.push({ name: 'ASSET_ENABLE', newValues });
+        }
+      }
+
+      for (const field of RATES) {
+        const sent = input[field];
+        if (sent === undefined) continue;
+        const to = decimalOf(sent).toFixed();
+        if (canonical(old[field]) === to) continue;
+        changes[field] = { from: old[field], to };
+        next[field] = to;
+      }
+
+      let saved = org;
+      if (Object.keys(changes).length > 0) {
+        org.policy = next;
+        saved = await manager.save(org);
+      }
+      const eventIds: string[] = [];
+      for (const data of actions) {
+        eventIds.push(await this.events.record(manager, { orgId, entity: 'Actions', data }));
+      }
+      await this.audit.record(manager, {
+        actor,
+        action: 'org.policy',
+        orgId,
+        details: { changes, eventIds },
+      });
+      return adminOrgView(saved);
+    });
+  }
+}
