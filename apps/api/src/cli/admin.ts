@@ -10,6 +10,9 @@ import { parseArgs } from 'node:util';
 
 import { type Envelope, isEnvelope, parseScopes, ScopeError } from '@svc/protocol';
 
+/** The decimals of amounts, prices and rates (numeric(38,8) in the api). */
+const AMOUNT_DECIMALS = 8;
+
 /** Where `npm start` writes the demo organisation's credentials, with the api's address and admin token. */
 const DEMO_CREDENTIALS = join(__dirname, '..', '..', '..', '..', '.data', 'demo-credentials.json');
 
@@ -30,6 +33,18 @@ const OPTIONS = {
   action: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
+  'enabled-assets': { type: 'string' },
+  'quote-limit': { type: 'string' },
+  'total-limit': { type: 'string' },
+  'total-exposure': { type: 'string' },
+  'asset-exposure': { type: 'string' },
+  'commission-rate': { type: 'string' },
+  'vat-rate': { type: 'string' },
+  event: { type: 'string' },
+  entity: { type: 'string' },
+  message: { type: 'string' },
+  start: { type: 'string' },
+  end: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -147,6 +162,88 @@ function scopesFlag(values: Values): string {
   return text;
 }
 
+/** `1e-8` as `0.00000001`: String(number) writes exponents for very small and very large values. */
+function plainDecimal(value: number): string {
+  const text = String(value);
+  const match = /^(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const digits = (match[1] ?? '') + (match[2] ?? '');
+  const point = (match[1] ?? '').length + Number(match[3]);
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + '0'.repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/**
+ * A decimal argument as the JSON number the api reads, refused unless that number stands for exactly the
+ * digits given (a double carries 15 to 17 of them) and has at most 8 decimals.
+ */
+function amountArg(name: string, text: string): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new UsageError(`${name} must be a decimal number such as 1000 or 0.0015 (got "${text}")`);
+  if ((match[2] ?? '').length > AMOUNT_DECIMALS)
+    throw new UsageError(`${name} must have at most ${AMOUNT_DECIMALS} decimals (got "${text}")`);
+  const value = Number(text);
+  const canonical = `${(match[1] ?? '').replace(/^0+(?=\d)/, '')}.${match[2] ?? ''}`.replace(/\.?0*$/, '');
+  if (!Number.isFinite(value) || plainDecimal(value) !== (canonical || '0'))
+    throw new UsageError(`${name}: ${text} has more digits than a JSON number carries exactly`);
+  return value;
+}
+
+/** `EUR=1000,USD=900.5` as {EUR: 1000, USD: 900.5}; an empty value is the empty map (no limits). */
+function limitMapArg(flag: Flag, text: string): Record<string, number> {
+  const map: Record<string, number> = {};
+  for (const entry of text === '' ? [] : text.split(',')) {
+    const [code = '', amount, extra] = entry.trim().split('=');
+    if (amount === undefined || extra !== undefined || code === '')
+      throw new UsageError(`--${flag} takes CODE=amount pairs separated by commas (got "${entry}")`);
+    if (Object.hasOwn(map, code)) throw new UsageError(`--${flag} names ${code} twice`);
+    map[code] = amountArg(`--${flag} ${code}`, amount);
+  }
+  return map;
+}
+
+const LIMIT_FLAGS = {
+  'quote-limit': 'quoteLimit',
+  'total-limit': 'totalLimit',
+  'total-exposure': 'totalExposure',
+  'asset-exposure': 'assetExposure',
+} as const;
+
+/** The body of PATCH .../policy/ from the flags given; each one replaces that field whole. */
+function policyFields(values: Values): Data {
+  const fields: Data = {};
+  const assets = values['enabled-assets'];
+  if (assets !== undefined)
+    fields.enabledAssets = assets === '' ? [] : assets.split(',').map((code) => code.trim());
+  for (const [flag, field] of Object.entries(LIMIT_FLAGS) as [keyof typeof LIMIT_FLAGS, string][]) {
+    const text = values[flag];
+    if (text !== undefined) fields[field] = limitMapArg(flag, text);
+  }
+  if (values['commission-rate'] !== undefined)
+    fields.commissionRate = amountArg('--commission-rate', values['commission-rate']);
+  if (values['vat-rate'] !== undefined) fields.vatRate = amountArg('--vat-rate', values['vat-rate']);
+  if (Object.keys(fields).length === 0)
+    throw new UsageError(
+      'policy set needs at least one of --enabled-assets, --quote-limit, --total-limit, ' +
+        '--total-exposure, --asset-exposure, --commission-rate, --vat-rate',
+    );
+  return fields;
+}
+
+function noticeFields(values: Values): Data {
+  requireFlags(values, ['event', 'entity', 'message']);
+  return {
+    event: values.event,
+    entity: values.entity,
+    message: values.message,
+    ...(values.start === undefined ? {} : { startTime: values.start }),
+    ...(values.end === undefined ? {} : { endTime: values.end }),
+  };
+}
+
+const pricePath = (symbol: string) => `/api/v1/admin/prices/${encodeURIComponent(symbol)}/`;
+
 const labelBody = (values: Values): Data => (values.label === undefined ? {} : { label: values.label });
 
 const SECRET_NOTE = '\nThe secret above is shown once: store it now.';
@@ -259,6 +356,80 @@ const COMMANDS: Record<string, Command> = {
         `/api/v1/admin/audit/${query(values, { org: 'orgId', action: 'action', limit: 'limit', cursor: 'cursor' })}`,
       ),
     text: (data) => page(data, ['createdAt', 'actor', 'action', 'orgId', 'details']),
+  },
+  'prices set': {
+    args: ['symbol', 'price'],
+    flags: [],
+    help: '<BASE_QUOTE> <price>: the price the default venue fills market orders at',
+    run: (client, [symbol = '', price = '']) =>
+      client.call('PUT', pricePath(symbol), { price: amountArg('price', price) }),
+    text: record,
+  },
+  'prices list': {
+    args: [],
+    flags: ['limit', 'cursor'],
+    help: '[--limit <n>] [--cursor <nextCursor>]',
+    run: (client, _args, values) =>
+      client.call('GET', `/api/v1/admin/prices/${query(values, { limit: 'limit', cursor: 'cursor' })}`),
+    text: (data) => page(data, ['symbol', 'price', 'updatedAt']),
+  },
+  'prices get': {
+    args: ['symbol'],
+    flags: [],
+    help: '<BASE_QUOTE>',
+    run: (client, [symbol = '']) => client.call('GET', pricePath(symbol)),
+    text: record,
+  },
+  'prices delete': {
+    args: ['symbol'],
+    flags: [],
+    help: '<BASE_QUOTE>: the pair has no market until a price is set again',
+    run: (client, [symbol = '']) => client.call('DELETE', pricePath(symbol)),
+    text: record,
+  },
+  'policy set': {
+    args: ['orgId'],
+    flags: [
+      'enabled-assets',
+      'quote-limit',
+      'total-limit',
+      'total-exposure',
+      'asset-exposure',
+      'commission-rate',
+      'vat-rate',
+    ],
+    help:
+      '<orgId> [--enabled-assets BTC,ETH] [--quote-limit EUR=1000,USD=900] [--total-limit ...] ' +
+      '[--total-exposure ...] [--asset-exposure BTC=2] [--commission-rate 0.0015] [--vat-rate 0.21]: ' +
+      'each flag replaces that field ("" clears a list or map); changed limits emit Actions events',
+    run: (client, [orgId = ''], values) =>
+      client.call('PATCH', orgPath(orgId, 'policy/'), policyFields(values)),
+    text: record,
+  },
+  'notices publish': {
+    args: [],
+    flags: ['event', 'entity', 'message', 'start', 'end'],
+    help:
+      '--event MAINTENANCE_ALERTS|ASSET_ENABLE|ASSET_DISABLE --entity <component or BASE_QUOTE> ' +
+      '--message <text> [--start <ISO 8601>] [--end <ISO 8601>]: a SystemInformation event to every ' +
+      'organisation with an active webhook; ASSET_DISABLE halts the pair until ASSET_ENABLE',
+    run: (client, _args, values) => client.call('POST', '/api/v1/admin/notices/', noticeFields(values)),
+    text: record,
+  },
+  'notices list': {
+    args: [],
+    flags: ['limit', 'cursor'],
+    help: '[--limit <n>] [--cursor <nextCursor>]',
+    run: (client, _args, values) =>
+      client.call('GET', `/api/v1/admin/notices/${query(values, { limit: 'limit', cursor: 'cursor' })}`),
+    text: (data) => page(data, ['id', 'createdAt', 'event', 'entity', 'startTime', 'endTime', 'message']),
+  },
+  'notices get': {
+    args: ['id'],
+    flags: [],
+    help: '<id>',
+    run: (client, [id = '']) => client.call('GET', `/api/v1/admin/notices/${encodeURIComponent(id)}/`),
+    text: record,
   },
 };
 
