@@ -113,11 +113,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       await options.onEvent(event, { eventId });
       return;
     }
-    // A delivery of an event still being handled waits for that one and shares its outcome.
+    // A delivery of an event still being handled waits for that one and shares its outcome. Registered
+    // before the first await, so concurrent duplicates cannot both get past this point.
     const running = inFlight.get(eventId);
     if (running) return running;
-    if (await store.has(eventId)) return;
     const work = (async () => {
+      if (await store.has(eventId)) return;
       await options.onEvent(event, { eventId });
       await store.add(eventId);
     })();
