@@ -6,6 +6,10 @@
 //     CONFLICT DO NOTHING); the body is validated as CreateUserDto is; then in ONE transaction the user
 //     row, the events row and the pg-boss job (pg-boss `send` with a `db` adapter over the same client,
 //     as the api's EventsService does); the same envelope back.
+//   POST /api/v1/orders/ (API key signature): the same signature check and claim; the body validated as
+//     CreateOrderDto is; then in ONE transaction the api's own statements (orders.sql) and arithmetic
+//     (order-math): lock the user and read the policy, read the facts, check, fill at the operator price,
+//     insert the order, move the position, the events row and the pg-boss job; the record back.
 //   POST /api/v1/oauth/test (bearer): SHA-256 of the token, the oauth_tokens row joined to its live
 //     client behind the same 0.5 s cache, expiry, scope BASE_MODULE:WRITE; the body checked and echoed
 //     compact in the envelope.
@@ -27,9 +31,32 @@ import {
 } from '@svc/protocol';
 import pg from 'pg';
 
+import { SYMBOL, pairOf } from '@svc/api/dist/common/assets.js';
+import { Dec, amountText, decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
+import { failedCheck, fillAmounts, sizeOrder, unfilledAmounts } from '@svc/api/dist/orders/order-math.js';
+import { orderRecord } from '@svc/api/dist/orders/order.view.js';
+import {
+  ADD_TO_POSITION,
+  INSERT_ORDER,
+  LOCK_USER,
+  READ_FACTS,
+  TAKE_FROM_POSITION,
+} from '@svc/api/dist/orders/orders.sql.js';
+
 const CACHE_TTL_MS = 500;
 const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const USER_FIELDS = new Set(['orgUserId', 'kyc', 'tnc']);
+const ORDER_FIELDS = new Set([
+  'orgUserId',
+  'clientOrderId',
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'quoteQuantity',
+]);
+// class-validator's isUUID('all').
+const UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i;
 
 class HttpError extends Error {
   constructor(status, message, headers = {}) {
@@ -222,6 +249,172 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     }
   }
 
+  /** One market order, filled at the operator price or rejected, as OrdersService.place does. */
+  async function placeOrder(orgId, request) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const {
+        rows: [user],
+      } = await client.query(LOCK_USER, [orgId, request.orgUserId, request.clientOrderId]);
+      if (!user)
+        throw new HttpError(404, `Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
+      // Retries of a clientOrderId are not driven by the benchmark.
+      if (user.existing_order_id !== null) throw new HttpError(409, 'Conflict: clientOrderId already used');
+      const { policy } = user;
+      const {
+        rows: [facts],
+      } = await client.query(READ_FACTS, [
+        request.symbol,
+        user.id,
+        request.base,
+        request.quote,
+        policy.totalLimit[request.quote] !== undefined,
+        request.side === 'BUY' && policy.totalExposure[request.quote] !== undefined,
+      ]);
+      let holdingsValue = new Dec(0);
+      for (const [, quantity, price] of facts.holdings ?? []) {
+        if (price === null) {
+          holdingsValue = null;
+          break;
+        }
+        holdingsValue = holdingsValue.plus(new Dec(quantity).times(price));
+      }
+      const markPrice = facts.mark_price === null ? null : new Dec(facts.mark_price);
+      const sizing = markPrice && sizeOrder(request, markPrice);
+      const reason = failedCheck(
+        request,
+        {
+          userStatus: user.user_status,
+          kyc: user.kyc,
+          tnc: user.tnc,
+          policy,
+          halted: facts.halted,
+          markPrice,
+          holding: new Dec(facts.holding ?? 0),
+          tradedToday: new Dec(facts.traded_today ?? 0),
+          holdingsValue,
+        },
+        sizing,
+      );
+      const filled = reason === null && sizing;
+      const order = {
+        orgId,
+        userId: user.id,
+        orgUserId: request.orgUserId,
+        clientOrderId: request.clientOrderId,
+        symbol: request.symbol,
+        side: request.side,
+        type: 'MARKET',
+        amountField: request.amountField,
+        ...(filled ? fillAmounts(request, sizing.quantity, markPrice, policy) : unfilledAmounts(request)),
+        status: filled ? 'COMPLETED' : 'REJECTED',
+        estimatedPrice: amountText(markPrice ?? new Dec(0)),
+        commissionRate: amountText(new Dec(policy.commissionRate)),
+        vatRate: amountText(new Dec(policy.vatRate)),
+        commissionAsset: request.quote,
+        rejectionReason: filled ? null : (reason ?? 'PRICE_UNAVAILABLE'),
+      };
+      const {
+        rows: [row],
+      } = await client.query(INSERT_ORDER, [
+        order.orgId,
+        order.userId,
+        order.orgUserId,
+        order.clientOrderId,
+        order.symbol,
+        order.side,
+        order.type,
+        order.amountField,
+        order.quantity,
+        order.quoteQuantity,
+        order.filled,
+        order.status,
+        order.price,
+        order.averagePrice,
+        order.estimatedPrice,
+        order.baseAveragePrice,
+        order.commissionRate,
+        order.vatRate,
+        order.commissionAmount,
+        order.vatAmount,
+        order.netExecutedAmount,
+        order.totalExecutedAmount,
+        order.commissionAsset,
+        order.rejectionReason,
+      ]);
+      Object.assign(order, { id: row.id, createdAt: row.created_at, updatedAt: row.updated_at });
+      if (filled) {
+        if (request.side === 'BUY') {
+          await client.query(ADD_TO_POSITION, [user.id, request.base, orgId, order.filled]);
+        } else {
+          await client.query(TAKE_FROM_POSITION, [user.id, request.base, order.filled]);
+        }
+      }
+      const record = orderRecord(order);
+      const eventId = randomUUID();
+      await client.query(
+        'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
+        [eventId, orgId, 'Orders', null, JSON.stringify(record)],
+      );
+      await boss.send(
+        QUEUES.webhookDelivery,
+        { eventId },
+        { db: { executeSql: (text, values) => client.query(text, values) } },
+      );
+      await client.query('COMMIT');
+      return record;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** CreateOrderDto with the api's whitelist + forbidNonWhitelisted validation, then the request. */
+  function orderInput(body) {
+    let input;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'Bad Request: body: invalid JSON');
+    }
+    const problems = [];
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
+    for (const field of Object.keys(input)) {
+      if (!ORDER_FIELDS.has(field)) problems.push(`property ${field} should not exist`);
+    }
+    if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
+      problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
+    }
+    if (typeof input.clientOrderId !== 'string' || !UUID.test(input.clientOrderId)) {
+      problems.push('clientOrderId must be a UUID');
+    }
+    if (typeof input.symbol !== 'string' || !SYMBOL.test(input.symbol))
+      problems.push('symbol must be BASE_QUOTE');
+    if (input.side !== 'BUY' && input.side !== 'SELL') problems.push('side must be BUY or SELL');
+    if (input.type !== 'MARKET') problems.push('type must be MARKET');
+    for (const field of ['quantity', 'quoteQuantity']) {
+      if (input[field] != null && !isAmount(input[field])) problems.push(`${field} must be an amount`);
+    }
+    if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
+    if ((input.quantity == null) === (input.quoteQuantity == null)) {
+      throw new HttpError(400, 'Bad Request: send exactly one of quantity and quoteQuantity');
+    }
+    const { base, quote } = pairOf(input.symbol);
+    return {
+      orgUserId: input.orgUserId,
+      clientOrderId: input.clientOrderId.toLowerCase(),
+      symbol: input.symbol,
+      base,
+      quote,
+      side: input.side,
+      amountField: input.quantity == null ? 'quoteQuantity' : 'quantity',
+      amount: decimalOf(input.quantity ?? input.quoteQuantity),
+    };
+  }
+
   /** CreateUserDto with the api's whitelist + forbidNonWhitelisted validation. */
   function userInput(body) {
     let input;
@@ -251,6 +444,12 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       const who = await caller(request, body, 'MANAGE_USERS:WRITE');
       const user = await createUser(who.orgId, userInput(body));
       return JSON.stringify({ code: 200, data: user, error: null });
+    }
+    if (route === 'POST /api/v1/orders') {
+      checkJsonType(request, body);
+      const who = await caller(request, body, 'BASE_MODULE:WRITE');
+      const order = await placeOrder(who.orgId, orderInput(body));
+      return JSON.stringify({ code: 200, data: order, error: null });
     }
     if (route === 'POST /api/v1/oauth/test') {
       checkJsonType(request, body);

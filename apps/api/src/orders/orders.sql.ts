@@ -1,0 +1,48 @@
+// The statements of an order's transaction (orders.service.ts). The benchmark's bare reference runs these
+// same statements (bench/lib/bare-api.mjs), so the two do the same database work.
+
+// The user row is locked, so one user's orders are checked and filled one at a time and never breach a
+// limit together; the organisation's policy is read in the same statement. The existing order of this
+// clientOrderId is looked up too, so a retry costs no extra round trip.
+export const LOCK_USER = `
+  SELECT u.id, u.user_status, u.kyc, u.tnc, o.policy,
+         (SELECT id FROM orders WHERE org_id = $1 AND client_order_id = $3) AS existing_order_id
+    FROM users u JOIN organisations o ON o.id = u.org_id
+   WHERE u.org_id = $1 AND u.org_user_id = $2
+     FOR UPDATE OF u`;
+
+// Read after the lock is held. The day's total and the valuation are computed only when a limit needs
+// them ($5, $6). Amounts come back as text: json numbers would pass through floats.
+export const READ_FACTS = `
+  SELECT
+    (SELECT price FROM prices WHERE symbol = $1) AS mark_price,
+    EXISTS (SELECT 1 FROM trading_halts h
+             WHERE h.symbol = $1 AND (h.starts_at IS NULL OR h.starts_at <= now())
+               AND (h.ends_at IS NULL OR h.ends_at > now())) AS halted,
+    (SELECT quantity FROM positions WHERE user_id = $2 AND asset = $3) AS holding,
+    CASE WHEN $5::boolean THEN
+      (SELECT coalesce(sum(net_executed_amount), 0) FROM orders
+        WHERE user_id = $2 AND status = 'COMPLETED' AND commission_asset = $4
+          AND created_at >= date_trunc('day', now(), 'UTC'))
+    END AS traded_today,
+    CASE WHEN $6::boolean THEN
+      (SELECT json_agg(json_build_array(p.asset, p.quantity::text, pr.price::text))
+         FROM positions p LEFT JOIN prices pr ON pr.symbol = p.asset || '_' || $4
+        WHERE p.user_id = $2 AND p.quantity > 0)
+    END AS holdings`;
+
+export const INSERT_ORDER = `
+  INSERT INTO orders (org_id, user_id, org_user_id, client_order_id, symbol, side, type, amount_field,
+                      quantity, quote_quantity, filled, status, price, average_price, estimated_price,
+                      base_average_price, commission_rate, vat_rate, commission_amount, vat_amount,
+                      net_executed_amount, total_executed_amount, commission_asset, rejection_reason)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+          $22, $23, $24)
+  RETURNING id, created_at, updated_at`;
+
+export const ADD_TO_POSITION = `
+  INSERT INTO positions (user_id, asset, org_id, quantity) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (user_id, asset) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now()`;
+
+export const TAKE_FROM_POSITION = `
+  UPDATE positions SET quantity = quantity - $3, updated_at = now() WHERE user_id = $1 AND asset = $2`;
