@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+import { SECURITY_SCHEMES } from '../src/auth/decorators.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
 
 const execFileAsync = promisify(execFile);
@@ -590,6 +591,35 @@ describe('operator trading surface', () => {
       expect(row).toEqual({ events: activeCount, orgs: activeCount, jobs: activeCount });
       process.stdout.write(`fan-out to ${activeCount} organisations: ${elapsed.toFixed(0)} ms\n`);
     });
+  });
+
+  it('documents every new route in /openapi.json with the admin token and its path parameters', async () => {
+    const document = (await api.request('GET', '/openapi.json')).body as unknown as {
+      paths: Record<
+        string,
+        Record<string, { security?: unknown; parameters?: { name: string; in: string }[] }>
+      >;
+    };
+    const routes: [string, string, string[]][] = [
+      ['/api/v1/admin/prices', 'get', []],
+      ['/api/v1/admin/prices/{symbol}', 'get', ['symbol']],
+      ['/api/v1/admin/prices/{symbol}', 'put', ['symbol']],
+      ['/api/v1/admin/prices/{symbol}', 'delete', ['symbol']],
+      ['/api/v1/admin/orgs/{orgId}/policy', 'patch', ['orgId']],
+      ['/api/v1/admin/notices', 'post', []],
+      ['/api/v1/admin/notices', 'get', []],
+      ['/api/v1/admin/notices/{id}', 'get', ['id']],
+    ];
+    for (const [path, method, parameters] of routes) {
+      const operation = document.paths[path]?.[method];
+      expect({ path, method, security: operation?.security }).toEqual({
+        path,
+        method,
+        security: [{ [SECURITY_SCHEMES.admin]: [] }],
+      });
+      const inPath = (operation?.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      expect(inPath).toEqual(parameters);
+    }
   });
 
   describe('the admin CLI', () => {
