@@ -406,6 +406,37 @@ describe('orders', () => {
       await api.rows("DELETE FROM trading_halts WHERE symbol = 'BTC_EUR'");
     });
 
+    it('through the operator surface: a price, a policy, an ASSET_DISABLE notice halting the pair, and ASSET_ENABLE lifting it', async () => {
+      const operator = new Trading(api, await api.createOrg());
+      const admin = (method: string, path: string, body: unknown) => api.admin(method, path, { body });
+      expect((await admin('PUT', '/api/v1/admin/prices/ADA_EUR/', { price: 0.45 })).status).toBe(200);
+      const policy = await admin('PATCH', `/api/v1/admin/orgs/${operator.org.orgId}/policy/`, {
+        enabledAssets: ['ADA'],
+        quoteLimit: { EUR: 45 },
+      });
+      expect(policy.status).toBe(200);
+      const orgUserId = await operator.user();
+      expect(await operator.placed({ orgUserId, symbol: 'ADA_EUR', quantity: 100 })).toMatchObject({
+        status: 'COMPLETED',
+        netExecutedAmount: 45,
+      });
+      expect(await operator.placed({ orgUserId, symbol: 'ADA_EUR', quantity: 100.00000003 })).toMatchObject({
+        rejectionReason: 'QUOTE_LIMIT',
+      });
+      const notice = { entity: 'ADA_EUR', message: 'ADA_EUR is halted' };
+      expect(
+        (await admin('POST', '/api/v1/admin/notices/', { event: 'ASSET_DISABLE', ...notice })).status,
+      ).toBe(200);
+      expect(await operator.placed({ orgUserId, symbol: 'ADA_EUR', quantity: 1 })).toMatchObject({
+        status: 'REJECTED',
+        rejectionReason: 'ASSET_DISABLED',
+      });
+      expect(
+        (await admin('POST', '/api/v1/admin/notices/', { event: 'ASSET_ENABLE', ...notice })).status,
+      ).toBe(200);
+      expect((await operator.placed({ orgUserId, symbol: 'ADA_EUR', quantity: 1 })).status).toBe('COMPLETED');
+    });
+
     it('PRICE_UNAVAILABLE: an enabled pair without an operator price', async () => {
       await rejectedWith('PRICE_UNAVAILABLE', {
         orgUserId: await trading.user(),
