@@ -369,7 +369,7 @@ export class RequestSigner implements Authenticator {
     private readonly now: () => number,
   ) {
     let sent = sentByKey.get(credentials.apiKey);
-    if (!sent) sentByKey.set(credentials.apiKey, (sent = new Map()));
+    if (!sent) sentByKey.set(credentials.apiKey, (sent = new Map<number, Set<string>>()));
     this.sent = sent;
   }
 

@@ -76,12 +76,12 @@ export interface WebhookHandler {
   /** Framework-free: the raw body and headers in, what to answer out. */
   handle(rawBody: string | Uint8Array, headers: HeaderSource): Promise<WebhookResponse>;
   /** `http.createServer(handler.node)`, or any route of a node:http-style router. */
-  readonly node: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  readonly node: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * Express: `app.post('/webhooks', handler.express)`. Reads the body itself; if a body parser ran first
    * it needs the raw bytes (`express.raw({ type: 'application/json' })`), not `express.json()`.
    */
-  readonly express: (request: ExpressLikeRequest, response: ServerResponse) => Promise<void>;
+  readonly express: (request: ExpressLikeRequest, response: ServerResponse) => void;
   /**
    * Fastify plugin: `app.register(handler.fastify, { path: '/webhooks' })`. It keeps application/json
    * bodies raw inside its own encapsulated context only.
@@ -185,10 +185,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   return {
     handle,
-    node: (request, response) => respondNode(request, response),
-    express: (request, response) =>
+    node: (request, response) => {
+      respondNode(request, response).catch(report);
+    },
+    express: (request, response) => {
       // Without a body parser Express leaves the stream unread (body undefined), so read it here.
-      respondNode(request, response, request.body),
+      respondNode(request, response, request.body).catch(report);
+    },
     fastify: (instance, pluginOptions) => {
       instance.addContentTypeParser(
         'application/json',
