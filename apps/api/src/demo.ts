@@ -1,12 +1,18 @@
 // The first `npm start` creates a demo ENTERPRISE organisation whose webhooks may go to a local receiver
 // (kycDomain localhost), with an API key and an OAuth client holding every scope, and writes them to
-// .data/demo-credentials.json.
+// .data/demo-credentials.json. It may trade BTC and ETH, which get operator prices in EUR unless they
+// have some, so the printed order request fills.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { ALL_SCOPES } from '@svc/protocol';
 
+import type { DataSource } from 'typeorm';
+
 import type { ProvisioningService } from './admin/provisioning.service.js';
+
+/** What the demo organisation trades, at what price when the operator has set none. */
+const DEMO_PRICES = { BTC_EUR: '50000', ETH_EUR: '2500' };
 
 export interface DemoCredentials {
   readonly baseUrl: string;
@@ -23,6 +29,7 @@ export async function ensureDemoCredentials(
   baseUrl: string,
   adminToken: string,
   provisioning: ProvisioningService,
+  dataSource: DataSource,
 ): Promise<{ credentials: DemoCredentials; created: boolean }> {
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
@@ -36,7 +43,12 @@ export async function ensureDemoCredentials(
     kycDomain: 'localhost',
     plan: 'ENTERPRISE',
     supportEmails: ['support@localhost'],
+    policy: { enabledAssets: ['BTC', 'ETH'], commissionRate: '0.0015', vatRate: '0.21' },
   });
+  await dataSource.query(
+    'INSERT INTO prices (symbol, price) SELECT * FROM unnest($1::text[], $2::numeric[]) ON CONFLICT (symbol) DO NOTHING',
+    [Object.keys(DEMO_PRICES), Object.values(DEMO_PRICES)],
+  );
   const key = await provisioning.issueApiKey(org.id, 'demo');
   const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'demo');
   const credentials: DemoCredentials = {
@@ -67,5 +79,8 @@ export function demoInstructions(file: string, c: DemoCredentials): string {
     '',
     'Create a user with the API key signature (spec 5.1):',
     `  node -e 'const c=require("${file}"),{createHmac}=require("crypto"),b=JSON.stringify({orgUserId:"user-"+Date.now(),kyc:false,tnc:true}),t=String(Math.floor(Date.now()/1000)),s=createHmac("sha256",c.apiSecret).update(JSON.stringify({body:JSON.parse(b),query:{},url:"/api/v1/user/",ts:t})).digest("hex");fetch(c.baseUrl+"/api/v1/user/",{method:"POST",headers:{"content-type":"application/json","x-api-key":c.apiKey,"x-timestamp":t,"x-signature":s},body:b}).then(r=>r.text()).then(console.log)'`,
+    '',
+    'Create a user with kyc and tnc, and buy 0.01 BTC for them at the demo price:',
+    `  node -e 'const c=require("${file}"),{createHmac,randomUUID}=require("crypto"),send=(u,o)=>{const t=String(Math.floor(Date.now()/1000)),s=createHmac("sha256",c.apiSecret).update(JSON.stringify({body:o,query:{},url:u,ts:t})).digest("hex");return fetch(c.baseUrl+u,{method:"POST",headers:{"content-type":"application/json","x-api-key":c.apiKey,"x-timestamp":t,"x-signature":s},body:JSON.stringify(o)}).then(r=>r.text())},u="trader-"+Date.now();send("/api/v1/user/",{orgUserId:u,kyc:true,tnc:true}).then(()=>send("/api/v1/orders/",{orgUserId:u,clientOrderId:randomUUID(),symbol:"BTC_EUR",side:"BUY",type:"MARKET",quantity:0.01})).then(console.log)'`,
   ].join('\n');
 }

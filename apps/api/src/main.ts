@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       `http://${host}:${port}`,
       config.adminToken,
       app.get(ProvisioningService),
+      dataSource,
     );
     console.log(demoInstructions(file, credentials));
   }

@@ -159,6 +159,42 @@ describe('node apps/api/dist/main.js', () => {
     expect(existsSync(join(tmpdir(), 'svc-never-created'))).toBe(false);
   });
 
+  it('in development, the order request it prints fills for a new user at the demo price', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const run = start({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'development',
+    });
+    try {
+      await waitFor('the api to listen', () => run.output().includes('API listening on'), 20_000);
+      const lines = run.output().split('\n');
+      const command = lines[lines.findIndex((line) => line.startsWith('Create a user with kyc and tnc')) + 1];
+      expect(command).toMatch(/^ {2}node -e '.*'$/);
+      // The line as a user would paste it: node -e '<script>'.
+      const script = command!.trim().slice("node -e '".length, -1);
+      const printed = await new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('error', reject);
+        child.on('exit', () => resolve(out));
+      });
+      expect(JSON.parse(printed)).toMatchObject({
+        code: 200,
+        data: { symbol: 'BTC_EUR', side: 'BUY', status: 'COMPLETED', filled: 0.01, price: 50000 },
+        error: null,
+      });
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
   describe('on SIGTERM', () => {
     let dataDir: string;
     let run: Run | undefined;
