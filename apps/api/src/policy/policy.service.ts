@@ -3,7 +3,7 @@
 // with the complete new map, in the transaction that saves the policy and writes its audit entry.
 import { Injectable } from '@nestjs/common';
 import type { OrgPolicy } from '@svc/db';
-import type { ActionName } from '@svc/protocol';
+import type { ActionName, ActionsData } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
 import { adminOrgView, type AdminOrgView } from '../admin/admin.views.js';
@@ -25,12 +25,6 @@ const LIMITS = [
 const RATES = ['commissionRate', 'vatRate'] as const;
 
 export const POLICY_FIELDS = ['enabledAssets', ...LIMITS.map(([field]) => field), ...RATES] as const;
-
-/** The body of an Actions event: field order name, newValues (spec 6.4). */
-interface ActionsData {
-  readonly name: ActionName;
-  readonly newValues: Record<string, number>;
-}
 
 /** Decimal text in its shortest form ("1000", "0.0015"), the form policies are stored in. */
 const canonical = (text: string): string => new Dec(text).toFixed();
