@@ -33,11 +33,18 @@ import pg from 'pg';
 
 import { SYMBOL, pairOf } from '@svc/api/dist/common/assets.js';
 import { Dec, amountText, decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
-import { failedCheck, fillAmounts, sizeOrder, unfilledAmounts } from '@svc/api/dist/orders/order-math.js';
+import {
+  failedCheck,
+  fillAmounts,
+  holdingsValue,
+  sizeOrder,
+  unfilledAmounts,
+} from '@svc/api/dist/orders/order-math.js';
 import { orderRecord } from '@svc/api/dist/orders/order.view.js';
 import {
   ADD_TO_POSITION,
   INSERT_ORDER,
+  insertOrderValues,
   LOCK_USER,
   READ_FACTS,
   TAKE_FROM_POSITION,
@@ -272,14 +279,6 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
         policy.totalLimit[request.quote] !== undefined,
         request.side === 'BUY' && policy.totalExposure[request.quote] !== undefined,
       ]);
-      let holdingsValue = new Dec(0);
-      for (const [, quantity, price] of facts.holdings ?? []) {
-        if (price === null) {
-          holdingsValue = null;
-          break;
-        }
-        holdingsValue = holdingsValue.plus(new Dec(quantity).times(price));
-      }
       const markPrice = facts.mark_price === null ? null : new Dec(facts.mark_price);
       const sizing = markPrice && sizeOrder(request, markPrice);
       const reason = failedCheck(
@@ -293,7 +292,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
           markPrice,
           holding: new Dec(facts.holding ?? 0),
           tradedToday: new Dec(facts.traded_today ?? 0),
-          holdingsValue,
+          holdingsValue: holdingsValue(facts.holdings ?? []),
         },
         sizing,
       );
@@ -317,32 +316,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       };
       const {
         rows: [row],
-      } = await client.query(INSERT_ORDER, [
-        order.orgId,
-        order.userId,
-        order.orgUserId,
-        order.clientOrderId,
-        order.symbol,
-        order.side,
-        order.type,
-        order.amountField,
-        order.quantity,
-        order.quoteQuantity,
-        order.filled,
-        order.status,
-        order.price,
-        order.averagePrice,
-        order.estimatedPrice,
-        order.baseAveragePrice,
-        order.commissionRate,
-        order.vatRate,
-        order.commissionAmount,
-        order.vatAmount,
-        order.netExecutedAmount,
-        order.totalExecutedAmount,
-        order.commissionAsset,
-        order.rejectionReason,
-      ]);
+      } = await client.query(INSERT_ORDER, insertOrderValues(order));
       Object.assign(order, { id: row.id, createdAt: row.created_at, updatedAt: row.updated_at });
       if (filled) {
         if (request.side === 'BUY') {

@@ -45,6 +45,19 @@ export interface Sizing {
   readonly value: Dec;
 }
 
+/**
+ * The positions' value in the quote currency, from [asset, quantity, price] rows (text, as READ_FACTS
+ * returns them), or null when one of them has no price in that currency.
+ */
+export function holdingsValue(holdings: readonly (readonly [string, string, string | null])[]): Dec | null {
+  let value = new Dec(0);
+  for (const [, quantity, price] of holdings) {
+    if (price === null) return null;
+    value = value.plus(new Dec(quantity).times(price));
+  }
+  return value;
+}
+
 export function sizeOrder(request: OrderRequest, price: Dec): Sizing {
   if (request.amountField === 'quantity') {
     return { quantity: request.amount, value: round(request.amount.times(price)) };

@@ -1,5 +1,6 @@
 // The statements of an order's transaction (orders.service.ts). The benchmark's bare reference runs these
 // same statements (bench/lib/bare-api.mjs), so the two do the same database work.
+import type { Order } from '@svc/db';
 
 // The user row is locked, so one user's orders are checked and filled one at a time and never breach a
 // limit together; the organisation's policy is read in the same statement. The existing order of this
@@ -46,3 +47,33 @@ export const ADD_TO_POSITION = `
 
 export const TAKE_FROM_POSITION = `
   UPDATE positions SET quantity = quantity - $3, updated_at = now() WHERE user_id = $1 AND asset = $2`;
+
+/** The values of INSERT_ORDER for `order`, in its column order. */
+export function insertOrderValues(order: Omit<Order, 'id' | 'createdAt' | 'updatedAt'>): unknown[] {
+  return [
+    order.orgId,
+    order.userId,
+    order.orgUserId,
+    order.clientOrderId,
+    order.symbol,
+    order.side,
+    order.type,
+    order.amountField,
+    order.quantity,
+    order.quoteQuantity,
+    order.filled,
+    order.status,
+    order.price,
+    order.averagePrice,
+    order.estimatedPrice,
+    order.baseAveragePrice,
+    order.commissionRate,
+    order.vatRate,
+    order.commissionAmount,
+    order.vatAmount,
+    order.netExecutedAmount,
+    order.totalExecutedAmount,
+    order.commissionAsset,
+    order.rejectionReason,
+  ];
+}
