@@ -3,7 +3,7 @@
 // decimals, idempotency, one user's concurrent orders, positions, events and tenant isolation.
 import { randomUUID } from 'node:crypto';
 
-import { ORDER_REJECTION_REASONS, type Order } from '@svc/protocol';
+import { ORDER_REJECTION_REASONS, type Order, parseOrder, parseWebhookEventText } from '@svc/protocol';
 
 import type { Venue } from '../src/orders/venue.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
@@ -192,6 +192,8 @@ describe('orders', () => {
         updatedAt: expect.stringMatching(ISO_MS) as string,
       });
       expect(Number.isInteger(order.id)).toBe(true);
+      // The protocol package's parser, which SDK users receive events through, accepts it as an Order.
+      expect(parseOrder(order)).toEqual(order);
 
       const [row] = await api.rows('SELECT * FROM orders WHERE id = $1', [order.id]);
       expect(row).toMatchObject({
@@ -212,6 +214,8 @@ describe('orders', () => {
       );
       expect(event).toMatchObject({ entity: 'Orders', event_type: null });
       expect(event!.data).toBe(JSON.stringify(response.body.data));
+      const body = `{"event":{"orgId":${trading.org.orgId},"entity":"Orders","numRetries":0,"createdAt":"${order.createdAt}","updatedAt":"${order.updatedAt}"},"data":${event!.data}}`;
+      expect(parseWebhookEventText(body)).toMatchObject({ event: { entity: 'Orders' }, data: order });
       const jobs = await api.rows(
         "SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = $1",
         [event!.id],
