@@ -32,11 +32,12 @@ import {
 import pg from 'pg';
 
 import { SYMBOL, pairOf } from '@svc/api/dist/common/assets.js';
-import { Dec, amountText, decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
+import { Dec, decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
 import {
   failedCheck,
   fillAmounts,
   holdingsValue,
+  newOrder,
   sizeOrder,
   unfilledAmounts,
 } from '@svc/api/dist/orders/order-math.js';
@@ -297,23 +298,12 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
         sizing,
       );
       const filled = reason === null && sizing;
-      const order = {
-        orgId,
-        userId: user.id,
-        orgUserId: request.orgUserId,
-        clientOrderId: request.clientOrderId,
-        symbol: request.symbol,
-        side: request.side,
-        type: 'MARKET',
-        amountField: request.amountField,
-        ...(filled ? fillAmounts(request, sizing.quantity, markPrice, policy) : unfilledAmounts(request)),
+      const order = newOrder(orgId, user.id, request, policy, {
         status: filled ? 'COMPLETED' : 'REJECTED',
-        estimatedPrice: amountText(markPrice ?? new Dec(0)),
-        commissionRate: amountText(new Dec(policy.commissionRate)),
-        vatRate: amountText(new Dec(policy.vatRate)),
-        commissionAsset: request.quote,
+        amounts: filled ? fillAmounts(request, sizing.quantity, markPrice, policy) : unfilledAmounts(request),
+        estimatedPrice: markPrice,
         rejectionReason: filled ? null : (reason ?? 'PRICE_UNAVAILABLE'),
-      };
+      });
       const {
         rows: [row],
       } = await client.query(INSERT_ORDER, insertOrderValues(order));

@@ -1,7 +1,7 @@
 // What an order is worth, whether it may trade, and what its fill costs: pure functions over Decimal, so
 // every check and amount is exact (DESIGN sections 4 and 8).
-import type { OrderAmountField, OrgPolicy } from '@svc/db';
-import type { OrderRejectionReason, OrderSide, UserStatus } from '@svc/protocol';
+import type { Order, OrderAmountField, OrgPolicy } from '@svc/db';
+import type { OrderRejectionReason, OrderSide, OrderStatus, UserStatus } from '@svc/protocol';
 import Decimal from 'decimal.js';
 
 import { Dec, amountText } from '../common/decimal.js';
@@ -158,6 +158,44 @@ export function unfilledAmounts(request: OrderRequest): FillAmounts {
     vatAmount: zero,
     netExecutedAmount: zero,
     totalExecutedAmount: zero,
+  };
+}
+
+/** How an order ended: filled, or refused with a reason. */
+export interface Outcome {
+  readonly status: OrderStatus;
+  readonly amounts: FillAmounts;
+  readonly estimatedPrice: Dec | null;
+  readonly rejectionReason: OrderRejectionReason | null;
+}
+
+/** The order row to insert; its id and timestamps come back from the INSERT. */
+export function newOrder(
+  orgId: number,
+  userId: string,
+  request: OrderRequest,
+  rates: Rates,
+  outcome: Outcome,
+): Order {
+  return {
+    id: '',
+    orgId,
+    userId,
+    orgUserId: request.orgUserId,
+    clientOrderId: request.clientOrderId,
+    symbol: request.symbol,
+    side: request.side,
+    type: 'MARKET',
+    amountField: request.amountField,
+    ...outcome.amounts,
+    status: outcome.status,
+    estimatedPrice: amountText(outcome.estimatedPrice ?? new Dec(0)),
+    commissionRate: amountText(new Dec(rates.commissionRate)),
+    vatRate: amountText(new Dec(rates.vatRate)),
+    commissionAsset: request.quote,
+    rejectionReason: outcome.rejectionReason,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
   };
 }
 

@@ -3,21 +3,22 @@
 // position and record the Orders event, so an order, its position change and its event commit together.
 import { Inject, Injectable } from '@nestjs/common';
 import { Order, type OrgPolicy } from '@svc/db';
-import type { OrderRejectionReason, OrderStatus, UserStatus } from '@svc/protocol';
+import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere, MoreThan } from 'typeorm';
 
 import { pairOf } from '../common/assets.js';
 import { badRequest, conflict, notFound } from '../common/app-error.js';
-import { amountText, Dec, decimalOf, exactNumber } from '../common/decimal.js';
+import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import {
-  type FillAmounts,
   failedCheck,
   fillAmounts,
   holdingsValue,
+  newOrder,
+  type Outcome,
   type OrderRequest,
   sizeOrder,
   type TradingFacts,
@@ -53,13 +54,6 @@ interface FactsRow {
   readonly traded_today: string | null;
   /** [asset, quantity, price or null] per position held, as text. */
   readonly holdings: [string, string, string | null][] | null;
-}
-
-interface Outcome {
-  readonly status: OrderStatus;
-  readonly amounts: FillAmounts;
-  readonly estimatedPrice: Dec | null;
-  readonly rejectionReason: OrderRejectionReason | null;
 }
 
 export interface PositionsView {
@@ -188,27 +182,7 @@ export class OrdersService {
     policy: OrgPolicy,
     outcome: Outcome,
   ): Promise<Order> {
-    const { amounts } = outcome;
-    const order: Order = {
-      id: '',
-      orgId,
-      userId: user.id,
-      orgUserId: request.orgUserId,
-      clientOrderId: request.clientOrderId,
-      symbol: request.symbol,
-      side: request.side,
-      type: 'MARKET',
-      amountField: request.amountField,
-      ...amounts,
-      status: outcome.status,
-      estimatedPrice: amountText(outcome.estimatedPrice ?? new Dec(0)),
-      commissionRate: amountText(new Dec(policy.commissionRate)),
-      vatRate: amountText(new Dec(policy.vatRate)),
-      commissionAsset: request.quote,
-      rejectionReason: outcome.rejectionReason,
-      createdAt: new Date(0),
-      updatedAt: new Date(0),
-    };
+    const order = newOrder(orgId, user.id, request, policy, outcome);
     // One statement, not manager.insert(Order): TypeORM's insert builder costs about 0.05 ms of CPU per row.
     const [row] = await manager.query<{ id: string; created_at: Date; updated_at: Date }[]>(
       INSERT_ORDER,
