@@ -165,29 +165,12 @@ async function startCandidate(name) {
 }
 
 /** POST /api/v1/user/ signed afresh for every request: a new orgUserId, timestamp and signature. */
-function signedWrite({ port, credentials }) {
-  return {
-    port,
-    requests: [
-      {
-        method: 'POST',
-        path: USER_PATH,
-        setupRequest(request) {
-          const body = `{"orgUserId":"bench-${runId}-${++created}","kyc":true,"tnc":true}`;
-          const timestamp = String(Math.floor(Date.now() / 1000));
-          request.body = body;
-          request.headers = {
-            ...request.headers,
-            'content-type': 'application/json',
-            'x-api-key': credentials.apiKey,
-            'x-timestamp': timestamp,
-            'x-signature': signRequest({ path: USER_PATH, body, timestamp }, credentials.apiSecret),
-          };
-          return request;
-        },
-      },
-    ],
-  };
+function signedWrite(server) {
+  return signedPost(
+    server,
+    USER_PATH,
+    () => `{"orgUserId":"bench-${runId}-${++created}","kyc":true,"tnc":true}`,
+  );
 }
 
 /**
@@ -220,19 +203,29 @@ async function tradingSetup(dataSource, orgId) {
  * POST /api/v1/orders/ signed afresh for every request: a new clientOrderId, the next user, BUYs by
  * quantity and by quoteQuantity on two pairs in turn.
  */
-function signedOrder({ port, credentials }) {
+function signedOrder(server) {
+  return signedPost(server, ORDER_PATH, () => {
+    const n = ++ordered;
+    const user = `trader-${(n % ORDER_USERS) + 1}`;
+    const amount = n % 2 === 0 ? '"quantity":0.00123456' : '"quoteQuantity":25.5';
+    const symbol = n % 4 < 2 ? 'BTC_EUR' : 'ETH_EUR';
+    return `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"${symbol}","side":"BUY","type":"MARKET",${amount}}`;
+  });
+}
+
+/**
+ * POST `path` with the body `nextBody()` makes, signed afresh for every request in autocannon's
+ * setupRequest (new timestamp and HMAC: replays are refused), the same cost for every candidate.
+ */
+function signedPost({ port, credentials }, path, nextBody) {
   return {
     port,
     requests: [
       {
         method: 'POST',
-        path: ORDER_PATH,
+        path,
         setupRequest(request) {
-          const n = ++ordered;
-          const user = `trader-${(n % ORDER_USERS) + 1}`;
-          const amount = n % 2 === 0 ? '"quantity":0.00123456' : '"quoteQuantity":25.5';
-          const symbol = n % 4 < 2 ? 'BTC_EUR' : 'ETH_EUR';
-          const body = `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"${symbol}","side":"BUY","type":"MARKET",${amount}}`;
+          const body = nextBody();
           const timestamp = String(Math.floor(Date.now() / 1000));
           request.body = body;
           request.headers = {
@@ -240,7 +233,7 @@ function signedOrder({ port, credentials }) {
             'content-type': 'application/json',
             'x-api-key': credentials.apiKey,
             'x-timestamp': timestamp,
-            'x-signature': signRequest({ path: ORDER_PATH, body, timestamp }, credentials.apiSecret),
+            'x-signature': signRequest({ path: path, body, timestamp }, credentials.apiSecret),
           };
           return request;
         },

@@ -338,17 +338,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
 
   /** CreateOrderDto with the api's whitelist + forbidNonWhitelisted validation, then the request. */
   function orderInput(body) {
-    let input;
-    try {
-      input = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, 'Bad Request: body: invalid JSON');
-    }
-    const problems = [];
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
-    for (const field of Object.keys(input)) {
-      if (!ORDER_FIELDS.has(field)) problems.push(`property ${field} should not exist`);
-    }
+    const { input, problems } = parseFields(body, ORDER_FIELDS);
     if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
       problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
     }
@@ -381,17 +371,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
 
   /** CreateUserDto with the api's whitelist + forbidNonWhitelisted validation. */
   function userInput(body) {
-    let input;
-    try {
-      input = JSON.parse(body);
-    } catch {
-      throw new HttpError(400, 'Bad Request: body: invalid JSON');
-    }
-    const problems = [];
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
-    for (const field of Object.keys(input)) {
-      if (!USER_FIELDS.has(field)) problems.push(`property ${field} should not exist`);
-    }
+    const { input, problems } = parseFields(body, USER_FIELDS);
     if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
       problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
     }
@@ -470,6 +450,24 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       await pool.end();
     },
   };
+}
+
+/**
+ * The body parsed as a DTO's input, and the problems of the api's whitelist + forbidNonWhitelisted
+ * validation so far (a field not in `fields`); a non-object body validates as `{}`.
+ */
+function parseFields(body, fields) {
+  let input;
+  try {
+    input = JSON.parse(body);
+  } catch {
+    throw new HttpError(400, 'Bad Request: body: invalid JSON');
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
+  const problems = Object.keys(input)
+    .filter((field) => !fields.has(field))
+    .map((field) => `property ${field} should not exist`);
+  return { input, problems };
 }
 
 /** The api's JSON body parser takes application/json only. */
