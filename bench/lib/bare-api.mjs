@@ -32,11 +32,10 @@ import {
 import pg from 'pg';
 
 import { SYMBOL, pairOf } from '@svc/api/dist/common/assets.js';
-import { Dec, decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
+import { decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
 import {
   failedCheck,
   fillAmounts,
-  holdingsValue,
   newOrder,
   sizeOrder,
   unfilledAmounts,
@@ -48,7 +47,9 @@ import {
   insertOrderValues,
   LOCK_USER,
   READ_FACTS,
+  readFactsValues,
   TAKE_FROM_POSITION,
+  tradingFacts,
 } from '@svc/api/dist/orders/orders.sql.js';
 
 const CACHE_TTL_MS = 500;
@@ -271,32 +272,12 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       if (user.existing_order_id !== null) throw new HttpError(409, 'Conflict: clientOrderId already used');
       const { policy } = user;
       const {
-        rows: [facts],
-      } = await client.query(READ_FACTS, [
-        request.symbol,
-        user.id,
-        request.base,
-        request.quote,
-        policy.totalLimit[request.quote] !== undefined,
-        request.side === 'BUY' && policy.totalExposure[request.quote] !== undefined,
-      ]);
-      const markPrice = facts.mark_price === null ? null : new Dec(facts.mark_price);
+        rows: [factsRow],
+      } = await client.query(READ_FACTS, readFactsValues(user, request));
+      const facts = tradingFacts(user, factsRow);
+      const { markPrice } = facts;
       const sizing = markPrice && sizeOrder(request, markPrice);
-      const reason = failedCheck(
-        request,
-        {
-          userStatus: user.user_status,
-          kyc: user.kyc,
-          tnc: user.tnc,
-          policy,
-          halted: facts.halted,
-          markPrice,
-          holding: new Dec(facts.holding ?? 0),
-          tradedToday: new Dec(facts.traded_today ?? 0),
-          holdingsValue: holdingsValue(facts.holdings ?? []),
-        },
-        sizing,
-      );
+      const reason = failedCheck(request, facts, sizing);
       const filled = reason === null && sizing;
       const order = newOrder(orgId, user.id, request, policy, {
         status: filled ? 'COMPLETED' : 'REJECTED',

@@ -3,7 +3,6 @@
 // position and record the Orders event, so an order, its position change and its event commit together.
 import { Inject, Injectable } from '@nestjs/common';
 import { Order, type OrgPolicy } from '@svc/db';
-import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere, MoreThan } from 'typeorm';
 
 import { pairOf } from '../common/assets.js';
@@ -16,7 +15,6 @@ import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import {
   failedCheck,
   fillAmounts,
-  holdingsValue,
   newOrder,
   type Outcome,
   type OrderRequest,
@@ -30,31 +28,16 @@ import {
   INSERT_ORDER,
   insertOrderValues,
   LOCK_USER,
+  type FactsRow,
+  type LockedUser,
   READ_FACTS,
+  readFactsValues,
   TAKE_FROM_POSITION,
+  tradingFacts,
 } from './orders.sql.js';
 import { VENUE, type Venue } from './venue.js';
 
 const UNIQUE_VIOLATION = '23505';
-
-interface LockedUser {
-  readonly id: string;
-  readonly user_status: UserStatus;
-  readonly kyc: boolean;
-  readonly tnc: boolean;
-  readonly policy: OrgPolicy;
-  /** The order already placed with this clientOrderId, if any. */
-  readonly existing_order_id: string | null;
-}
-
-interface FactsRow {
-  readonly mark_price: string | null;
-  readonly halted: boolean;
-  readonly holding: string | null;
-  readonly traded_today: string | null;
-  /** [asset, quantity, price or null] per position held, as text. */
-  readonly holdings: [string, string, string | null][] | null;
-}
 
 export interface PositionsView {
   readonly orgUserId: string;
@@ -110,27 +93,9 @@ export class OrdersService {
     user: LockedUser,
     request: OrderRequest,
   ): Promise<TradingFacts> {
-    const { policy } = user;
-    const [row] = await manager.query<FactsRow[]>(READ_FACTS, [
-      request.symbol,
-      user.id,
-      request.base,
-      request.quote,
-      policy.totalLimit[request.quote] !== undefined,
-      request.side === 'BUY' && policy.totalExposure[request.quote] !== undefined,
-    ]);
+    const [row] = await manager.query<FactsRow[]>(READ_FACTS, readFactsValues(user, request));
     if (!row) throw new Error('the facts query returned no row');
-    return {
-      userStatus: user.user_status,
-      kyc: user.kyc,
-      tnc: user.tnc,
-      policy,
-      halted: row.halted,
-      markPrice: row.mark_price === null ? null : new Dec(row.mark_price),
-      holding: new Dec(row.holding ?? 0),
-      tradedToday: new Dec(row.traded_today ?? 0),
-      holdingsValue: holdingsValue(row.holdings ?? []),
-    };
+    return tradingFacts(user, row);
   }
 
   /** Checks the order and fills it through the venue, or says why not. */

@@ -1,10 +1,35 @@
 // The statements of an order's transaction (orders.service.ts). The benchmark's bare reference runs these
 // same statements (bench/lib/bare-api.mjs), so the two do the same database work.
-import type { Order } from '@svc/db';
+import type { Order, OrgPolicy } from '@svc/db';
+import type { UserStatus } from '@svc/protocol';
+
+import { Dec } from '../common/decimal.js';
+import { holdingsValue, type OrderRequest, type TradingFacts } from './order-math.js';
 
 // The user row is locked, so one user's orders are checked and filled one at a time and never breach a
 // limit together; the organisation's policy is read in the same statement. The existing order of this
 // clientOrderId is looked up too, so a retry costs no extra round trip.
+/** A row of LOCK_USER. */
+export interface LockedUser {
+  readonly id: string;
+  readonly user_status: UserStatus;
+  readonly kyc: boolean;
+  readonly tnc: boolean;
+  readonly policy: OrgPolicy;
+  /** The order already placed with this clientOrderId, if any. */
+  readonly existing_order_id: string | null;
+}
+
+/** The row of READ_FACTS. */
+export interface FactsRow {
+  readonly mark_price: string | null;
+  readonly halted: boolean;
+  readonly holding: string | null;
+  readonly traded_today: string | null;
+  /** [asset, quantity, price or null] per position held, as text. */
+  readonly holdings: [string, string, string | null][] | null;
+}
+
 export const LOCK_USER = `
   SELECT u.id, u.user_status, u.kyc, u.tnc, o.policy,
          (SELECT id FROM orders WHERE org_id = $1 AND client_order_id = $3) AS existing_order_id
@@ -31,6 +56,34 @@ export const READ_FACTS = `
          FROM positions p LEFT JOIN prices pr ON pr.symbol = p.asset || '_' || $4
         WHERE p.user_id = $2 AND p.quantity > 0)
     END AS holdings`;
+
+export /** The values of READ_FACTS: the day's total and the valuation only when a limit needs them. */
+function readFactsValues(user: LockedUser, request: OrderRequest): unknown[] {
+  const { policy } = user;
+  return [
+    request.symbol,
+    user.id,
+    request.base,
+    request.quote,
+    policy.totalLimit[request.quote] !== undefined,
+    request.side === 'BUY' && policy.totalExposure[request.quote] !== undefined,
+  ];
+}
+
+/** What the checks look at, from the locked user and the facts row. */
+export function tradingFacts(user: LockedUser, row: FactsRow): TradingFacts {
+  return {
+    userStatus: user.user_status,
+    kyc: user.kyc,
+    tnc: user.tnc,
+    policy: user.policy,
+    halted: row.halted,
+    markPrice: row.mark_price === null ? null : new Dec(row.mark_price),
+    holding: new Dec(row.holding ?? 0),
+    tradedToday: new Dec(row.traded_today ?? 0),
+    holdingsValue: holdingsValue(row.holdings ?? []),
+  };
+}
 
 export const INSERT_ORDER = `
   INSERT INTO orders (org_id, user_id, org_user_id, client_order_id, symbol, side, type, amount_field,
