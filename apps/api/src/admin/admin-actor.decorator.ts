@@ -3,7 +3,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-import { badRequest } from '../common/app-error.js';
+import { badRequest } from '../common/errors.js';
 
 export const DEFAULT_ACTOR = 'admin';
 export const ACTOR_HEADER = 'x-admin-actor';
@@ -13,7 +13,7 @@ export function parseActor(header: string | string[] | undefined): string {
   if (header === undefined) return DEFAULT_ACTOR;
   if (typeof header !== 'string' || !ACTOR.test(header)) {
     throw badRequest(
-      'Bad Request: X-Admin-Actor must be sent once, 1 to 64 characters among letters, digits, space and . _ : @ + / -',
+      'X-Admin-Actor must be sent once, 1 to 64 characters among letters, digits, space and . _ : @ + / -',
     );
   }
   return header;

@@ -6,7 +6,7 @@ import { ApiKey } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { CredentialsService } from '../auth/credentials.service.js';
-import { notFound } from '../common/app-error.js';
+import { notFound } from '../common/errors.js';
 import { apiKeyView, type ApiKeyView } from './admin.views.js';
 import { AuditService } from './audit.service.js';
 import type { IssueApiKeyDto } from './dto/issue-credential.dto.js';
@@ -85,7 +85,7 @@ export class ApiKeysService {
     });
     if (!key) {
       const name = 'id' in ref ? ref.id : ref.publicValue;
-      throw notFound(`Not Found: organisation ${orgId} has no API key ${name}`);
+      throw notFound(`organisation ${orgId} has no API key ${name}`);
     }
     return key;
   }

@@ -8,7 +8,7 @@ import { parseScopes, type Scope, ScopeError } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { CredentialsService } from '../auth/credentials.service.js';
-import { badRequest, notFound } from '../common/app-error.js';
+import { badRequest, notFound } from '../common/errors.js';
 import { oauthClientView, type OAuthClientView } from './admin.views.js';
 import { AuditService } from './audit.service.js';
 import type { IssueOAuthClientDto } from './dto/issue-credential.dto.js';
@@ -23,11 +23,11 @@ function grantedScopes(text: string): Scope[] {
   try {
     scopes = parseScopes(text);
   } catch (error) {
-    if (error instanceof ScopeError) throw badRequest(`Bad Request: scopes: ${error.message}`);
+    if (error instanceof ScopeError) throw badRequest(`scopes: ${error.message}`);
     throw error;
   }
   if (scopes.length === 0)
-    throw badRequest('Bad Request: scopes must name at least one MODULE:PERMISSION, space-separated');
+    throw badRequest('scopes must name at least one MODULE:PERMISSION, space-separated');
   return scopes;
 }
 
@@ -133,7 +133,7 @@ export class OAuthClientsService {
     });
     if (!client) {
       const name = 'id' in ref ? ref.id : ref.publicValue;
-      throw notFound(`Not Found: organisation ${orgId} has no OAuth client ${name}`);
+      throw notFound(`organisation ${orgId} has no OAuth client ${name}`);
     }
     return client;
   }

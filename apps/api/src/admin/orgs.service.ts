@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Organisation } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere, MoreThan } from 'typeorm';
 
-import { badRequest, notFound } from '../common/app-error.js';
+import { badRequest, notFound } from '../common/errors.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, PageQuery, toPage } from '../common/pagination.js';
 import { adminOrgView, type AdminOrgView } from './admin.views.js';
 import { AuditService } from './audit.service.js';
@@ -20,7 +20,7 @@ export async function findOrg(manager: EntityManager, orgId: number, lock = fals
     where: { id: orgId },
     ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
   });
-  if (!org) throw notFound(`Not Found: no organisation ${orgId}`);
+  if (!org) throw notFound(`no organisation ${orgId}`);
   return org;
 }
 
@@ -82,7 +82,7 @@ export class OrgsService {
   /** Changes the fields sent; the audit entry lists each changed field's old and new value. */
   update(actor: string, orgId: number, input: UpdateOrgDto): Promise<AdminOrgView> {
     if (UPDATABLE.every((field) => input[field] === undefined)) {
-      throw badRequest(`Bad Request: send at least one of ${UPDATABLE.join(', ')}`);
+      throw badRequest(`send at least one of ${UPDATABLE.join(', ')}`);
     }
     return this.dataSource.transaction(async (manager) => {
       const org = await findOrg(manager, orgId, true);

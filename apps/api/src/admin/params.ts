@@ -2,7 +2,7 @@
 // it, never a database error.
 import { Injectable, type PipeTransform } from '@nestjs/common';
 
-import { badRequest } from '../common/app-error.js';
+import { badRequest } from '../common/errors.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 
 const MAX_INT4 = 2147483647;
@@ -11,7 +11,7 @@ const MAX_INT4 = 2147483647;
 export class OrgIdPipe implements PipeTransform<string, number> {
   transform(value: string): number {
     if (!/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > MAX_INT4) {
-      throw badRequest(`Bad Request: orgId must be an integer from 1 to ${MAX_INT4}`);
+      throw badRequest(`orgId must be an integer from 1 to ${MAX_INT4}`);
     }
     return Number(value);
   }
@@ -28,7 +28,7 @@ export class CredentialRefPipe implements PipeTransform<string, CredentialRef> {
   transform(value: string): CredentialRef {
     if (UUID.test(value)) return { id: value.toLowerCase() };
     if (new RegExp(`^${this.prefix}_[A-Za-z0-9_-]{1,100}$`).test(value)) return { publicValue: value };
-    throw badRequest(`Bad Request: id must be a UUID or a ${this.prefix}_… value`);
+    throw badRequest(`id must be a UUID or a ${this.prefix}_… value`);
   }
 }
 
@@ -36,7 +36,7 @@ export class CredentialRefPipe implements PipeTransform<string, CredentialRef> {
 @Injectable()
 export class SymbolPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!SYMBOL.test(value)) throw badRequest(`Bad Request: symbol must be ${SYMBOL_RULE}`);
+    if (!SYMBOL.test(value)) throw badRequest(`symbol must be ${SYMBOL_RULE}`);
     return value;
   }
 }
@@ -46,7 +46,7 @@ export class SymbolPipe implements PipeTransform<string, string> {
 export class BigIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (!/^[1-9][0-9]{0,18}$/.test(value) || BigInt(value) > 9223372036854775807n) {
-      throw badRequest('Bad Request: id must be an integer from 1 to 9223372036854775807');
+      throw badRequest('id must be an integer from 1 to 9223372036854775807');
     }
     return value;
   }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 
-import { AppError } from '../common/app-error.js';
+import { unauthenticated } from '../common/errors.js';
 import { CredentialsService } from './credentials.service.js';
 import type { Principal } from './principal.js';
 
@@ -18,7 +18,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
   async validate(token: string): Promise<Principal> {
     const live = await this.credentials.findToken(token);
     if (!live) {
-      throw new AppError('unauthenticated', 'Unauthorized: the access token is invalid, expired or revoked', {
+      throw unauthenticated('the access token is invalid, expired or revoked', {
         'www-authenticate': 'Bearer error="invalid_token"',
       });
     }

@@ -5,14 +5,12 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ALL_SCOPES, readRequestAuthHeaders, splitRequestTarget, verifyRequest } from '@svc/protocol';
 import { Strategy } from 'passport-custom';
 
-import { AppError } from '../common/app-error.js';
+import { badRequest, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsService } from './credentials.service.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
 
 export const HMAC_STRATEGY = 'hmac';
-
-const unauthenticated = (message: string) => new AppError('unauthenticated', `Unauthorized: ${message}`);
 
 @Injectable()
 export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
@@ -37,8 +35,7 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
       this.config.signatureWindow,
     );
     if (!result.ok) {
-      if (result.reason === 'invalid_body')
-        throw new AppError('bad_request', `Bad Request: ${result.message}`);
+      if (result.reason === 'invalid_body') throw badRequest(result.message);
       throw unauthenticated(result.message);
     }
     if (!(await this.credentials.claimSignature(key.id, headers.signature, result.timestamp))) {

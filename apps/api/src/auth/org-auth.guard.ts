@@ -6,9 +6,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { grantsScope } from '@svc/protocol';
 
-import { AppError } from '../common/app-error.js';
+import { InsufficientScopeError, unauthenticated } from '../common/errors.js';
 import { routeMetadata } from '../common/route-metadata.js';
-import { InsufficientScopeError } from '../common/exception.filter.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BEARER_STRATEGY } from './bearer.strategy.js';
 import { AUTH_METADATA } from './decorators.js';
@@ -42,11 +41,9 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     if (error) throw error as Error;
     // Both strategies declined without an error: no credentials at all.
     if (!user) {
-      throw new AppError(
-        'unauthenticated',
-        'Unauthorized: send X-API-KEY, X-TIMESTAMP and X-SIGNATURE, or Authorization: Bearer <token>',
-        { 'www-authenticate': 'Bearer' },
-      );
+      throw unauthenticated('send X-API-KEY, X-TIMESTAMP and X-SIGNATURE, or Authorization: Bearer <token>', {
+        'www-authenticate': 'Bearer',
+      });
     }
     return user;
   }
@@ -55,10 +52,7 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
     if (!token || !constantTimeEqual(token, this.config.adminToken)) {
-      throw new AppError(
-        'unauthenticated',
-        'Unauthorized: the admin surface needs Authorization: Bearer <ADMIN_TOKEN>',
-      );
+      throw unauthenticated('the admin surface needs Authorization: Bearer <ADMIN_TOKEN>');
     }
     return true;
   }

@@ -9,31 +9,8 @@ import { errorEnvelope, insufficientScopeBody } from '@svc/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
-import { AppError } from './app-error.js';
+import { AppError, ERRORS, errorMessage, InsufficientScopeError, statusText } from './errors.js';
 import { LOGGER } from './logger.js';
-
-/** A bearer token lacks the permission the route needs (spec 7, RFC 6750 section 3.1). */
-export class InsufficientScopeError extends Error {
-  override readonly name = 'InsufficientScopeError';
-
-  constructor(readonly required: string) {
-    super(`insufficient scope: ${required} required`);
-  }
-}
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
 
 /** Errors meaning PostgreSQL is not reachable (connection refused or dropped, shutting down, too busy). */
 const UNAVAILABLE_CODES = new Set([
@@ -84,21 +61,23 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (isUnavailable(exception)) {
       this.logger.warn({ err: exception, reqId: request.id }, 'database unavailable');
+      const { status, text } = ERRORS.unavailable;
       return {
-        status: 503,
-        message: 'Service Unavailable: the database cannot be reached, retry later',
+        status,
+        message: errorMessage(text, 'the database cannot be reached, retry later'),
         headers: { 'retry-after': '5' },
       };
     }
     const errorId = randomUUID();
     this.logger.error({ err: exception, errorId, reqId: request.id }, 'unhandled error');
-    return { status: 500, message: `Internal Server Error (error id ${errorId})`, headers: {} };
+    const { status, text } = ERRORS.internal;
+    return { status, message: `${text} (error id ${errorId})`, headers: {} };
   }
 }
 
 function httpExceptionMessage(exception: HttpException, status: number, request: FastifyRequest): string {
   if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
-    return `Not Found: no route ${request.method} ${request.url.split('?')[0] ?? ''}`;
+    return errorMessage(statusText(404), `no route ${request.method} ${request.url.split('?')[0] ?? ''}`);
   }
   const response = exception.getResponse();
   const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
@@ -107,8 +86,7 @@ function httpExceptionMessage(exception: HttpException, status: number, request:
     : typeof message === 'string'
       ? message
       : exception.message;
-  const title = STATUS_TEXT[status] ?? 'Error';
-  return detail && detail !== title ? `${title}: ${detail}` : title;
+  return errorMessage(statusText(status), detail);
 }
 
 function isUnavailable(error: unknown): boolean {

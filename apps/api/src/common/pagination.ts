@@ -3,7 +3,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-import { badRequest } from './app-error.js';
+import { badRequest } from './errors.js';
 
 export class PageQuery {
   @IsOptional()
@@ -32,7 +32,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!/^[0-9]{1,19}$/.test(id))
-    throw badRequest('Bad Request: cursor must be a nextCursor returned by the previous page');
+    throw badRequest('cursor must be a nextCursor returned by the previous page');
   return id;
 }
 

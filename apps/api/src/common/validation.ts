@@ -2,7 +2,7 @@
 // and the rule (DESIGN section 7).
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 
-import { AppError } from './app-error.js';
+import { badRequest } from './errors.js';
 
 function messages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -23,6 +23,6 @@ export function createValidationPipe(): ValidationPipe {
     // Types are the DTO's own business: no silent "1" -> 1 conversion of JSON bodies.
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new AppError('bad_request', `Bad Request: ${messages(errors).join('; ')}`),
+    exceptionFactory: (errors) => badRequest(messages(errors).join('; ')),
   });
 }

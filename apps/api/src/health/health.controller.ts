@@ -3,7 +3,7 @@ import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { Public } from '../auth/decorators.js';
-import { AppError } from '../common/app-error.js';
+import { unavailable } from '../common/errors.js';
 
 @Controller()
 @Public()
@@ -22,9 +22,7 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
-      throw new AppError('unavailable', 'Service Unavailable: the database cannot be reached', {
-        'retry-after': '5',
-      });
+      throw unavailable('the database cannot be reached');
     }
     return { status: 'ready' };
   }

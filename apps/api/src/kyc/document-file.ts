@@ -2,7 +2,7 @@
 // client declared (which is only checked for agreement).
 import { createHash } from 'node:crypto';
 
-import { AppError, badRequest } from '../common/app-error.js';
+import { AppError, badRequest, unsupportedMediaType } from '../common/errors.js';
 
 /** 10 MiB. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -41,44 +41,41 @@ export interface CheckedFile {
   readonly sha256: string;
 }
 
-const unsupported = (message: string) =>
-  new AppError('unsupported_media_type', `Unsupported Media Type: ${message}`);
-
 /**
  * The file, or the 400/413/415 that says what is wrong with it. `expectedSha256` is the client's digest of
  * the content (the signed `sha256` query parameter), checked when given.
  */
 export function checkDocumentFile(file: IncomingFile | undefined, expectedSha256?: string): CheckedFile {
-  if (!file?.buffer)
-    throw badRequest('Bad Request: file is required: send one file in the form field "file"');
+  if (!file?.buffer) throw badRequest('file is required: send one file in the form field "file"');
   const content = file.buffer;
-  if (content.length === 0) throw badRequest('Bad Request: file must not be empty');
+  if (content.length === 0) throw badRequest('file must not be empty');
   if (content.length > MAX_DOCUMENT_BYTES) throw documentTooLarge();
   const fileName = file.originalname.trim();
   if (fileName.length > MAX_FILE_NAME_LENGTH) {
-    throw badRequest(`Bad Request: file name must be at most ${MAX_FILE_NAME_LENGTH} characters`);
+    throw badRequest(`file name must be at most ${MAX_FILE_NAME_LENGTH} characters`);
   }
   const declared = file.mimetype.split(';')[0]?.trim().toLowerCase() ?? '';
   if (declared !== UNKNOWN_TYPE && !(DOCUMENT_TYPES as readonly string[]).includes(declared)) {
-    throw unsupported(`file type ${declared || '(none)'} is not accepted: send ${DOCUMENT_TYPES.join(', ')}`);
+    throw unsupportedMediaType(
+      `file type ${declared || '(none)'} is not accepted: send ${DOCUMENT_TYPES.join(', ')}`,
+    );
   }
   const detected = sniffDocumentType(content);
   if (!detected) {
-    throw unsupported(`file content is not ${DOCUMENT_TYPES.join(', ')} (checked by its first bytes)`);
+    throw unsupportedMediaType(
+      `file content is not ${DOCUMENT_TYPES.join(', ')} (checked by its first bytes)`,
+    );
   }
   if (declared !== UNKNOWN_TYPE && declared !== detected) {
-    throw unsupported(`file is declared ${declared} but its content is ${detected}`);
+    throw unsupportedMediaType(`file is declared ${declared} but its content is ${detected}`);
   }
   const sha256 = createHash('sha256').update(content).digest('hex');
   if (expectedSha256 !== undefined && expectedSha256 !== sha256) {
-    throw badRequest(`Bad Request: sha256 does not match the file: its content has the SHA-256 ${sha256}`);
+    throw badRequest(`sha256 does not match the file: its content has the SHA-256 ${sha256}`);
   }
   return { fileName: fileName || 'document', contentType: detected, content, sha256 };
 }
 
 export function documentTooLarge(): AppError {
-  return new AppError(
-    'payload_too_large',
-    `Payload Too Large: file must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MiB)`,
-  );
+  return new AppError('payload_too_large', `file must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MiB)`);
 }

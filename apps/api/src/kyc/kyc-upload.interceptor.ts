@@ -11,7 +11,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { catchError, type Observable, throwError } from 'rxjs';
 
-import { AppError, badRequest } from '../common/app-error.js';
+import { badRequest, unsupportedMediaType } from '../common/errors.js';
 import { documentTooLarge } from './document-file.js';
 
 @Injectable()
@@ -20,9 +20,8 @@ export class KycUploadInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'multipart/form-data') {
-      throw new AppError(
-        'unsupported_media_type',
-        'Unsupported Media Type: send multipart/form-data with the fields docCategory, docSubCategory and file',
+      throw unsupportedMediaType(
+        'send multipart/form-data with the fields docCategory, docSubCategory and file',
       );
     }
     return next.handle().pipe(catchError((error: unknown) => throwError(() => describe(error))));
@@ -36,7 +35,7 @@ function describe(error: unknown): unknown {
   if (problem === 'Unexpected file field' || problem === 'Too many files') {
     const what =
       field === undefined ? 'too many files' : `unexpected file in the field ${JSON.stringify(field)}`;
-    return badRequest(`Bad Request: ${what}: send exactly one file, in the field "file"`);
+    return badRequest(`${what}: send exactly one file, in the field "file"`);
   }
-  return badRequest(`Bad Request: multipart body: ${field === undefined ? '' : `${field}: `}${problem}`);
+  return badRequest(`multipart body: ${field === undefined ? '' : `${field}: `}${problem}`);
 }

@@ -7,7 +7,7 @@ import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager, In, LessThanOrEqual } from 'typeorm';
 
 import { AuditService } from '../admin/audit.service.js';
-import { conflict } from '../common/app-error.js';
+import { conflict } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsService } from '../events/events.service.js';
 import { UsersService } from '../users/users.service.js';
@@ -96,7 +96,7 @@ export class KycService {
       const events = this.plan(user, 'submit-form');
       if (!(await manager.exists(KycDocument, { where: { userId: user.id } }))) {
         throw conflict(
-          `Conflict: cannot submit the form while KYC is ${user.kycState}: upload at least one document first`,
+          `cannot submit the form while KYC is ${user.kycState}: upload at least one document first`,
         );
       }
       user.kycForm = toKycForm(input);
@@ -157,7 +157,7 @@ export class KycService {
     try {
       return kycEvents(user.kycState, step);
     } catch (error) {
-      if (error instanceof KycTransitionError) throw conflict(`Conflict: ${error.message}`);
+      if (error instanceof KycTransitionError) throw conflict(error.message);
       throw error;
     }
   }

@@ -6,7 +6,7 @@ import { SystemNotice } from '@svc/db';
 import { DataSource, type FindOptionsWhere, MoreThan } from 'typeorm';
 
 import { AuditService } from '../admin/audit.service.js';
-import { notFound } from '../common/app-error.js';
+import { notFound } from '../common/errors.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, type PageQuery, toPage } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import { parseInstant } from './dto/instant.js';
@@ -70,7 +70,7 @@ export class NoticesService {
 
   async get(id: string): Promise<NoticeView> {
     const notice = await this.dataSource.getRepository(SystemNotice).findOneBy({ id });
-    if (!notice) throw notFound(`Not Found: no notice ${id}`);
+    if (!notice) throw notFound(`no notice ${id}`);
     return noticeView(notice);
   }
 

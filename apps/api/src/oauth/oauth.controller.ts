@@ -3,7 +3,7 @@ import { canonicalizeJson } from '@svc/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { Public, RequireScope } from '../auth/decorators.js';
-import { badRequest } from '../common/app-error.js';
+import { badRequest } from '../common/errors.js';
 import { RawResponse } from '../common/envelope.interceptor.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
@@ -45,15 +45,14 @@ function clientCredentials(body: TokenRequestDto, authorization: string | undefi
   if (authorization?.startsWith('Basic ')) {
     const decoded = Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon === -1) throw badRequest('Bad Request: HTTP Basic credentials must be client_id:client_secret');
+    if (colon === -1) throw badRequest('HTTP Basic credentials must be client_id:client_secret');
     return {
       clientId: formDecode(decoded.slice(0, colon)),
       clientSecret: formDecode(decoded.slice(colon + 1)),
     };
   }
-  if (!body.client_id) throw badRequest('Bad Request: client_id is required (form body or HTTP Basic)');
-  if (!body.client_secret)
-    throw badRequest('Bad Request: client_secret is required (form body or HTTP Basic)');
+  if (!body.client_id) throw badRequest('client_id is required (form body or HTTP Basic)');
+  if (!body.client_secret) throw badRequest('client_secret is required (form body or HTTP Basic)');
   return { clientId: body.client_id, clientSecret: body.client_secret };
 }
 
@@ -62,6 +61,6 @@ function formDecode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw badRequest('Bad Request: HTTP Basic credentials are not valid form-urlencoded text');
+    throw badRequest('HTTP Basic credentials are not valid form-urlencoded text');
   }
 }

@@ -4,13 +4,13 @@ import { OAuthClient, OAuthToken } from '@svc/db';
 import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
 import { DataSource, IsNull } from 'typeorm';
 
-import { AppError, badRequest } from '../common/app-error.js';
+import { AppError, badRequest, rateLimited } from '../common/errors.js';
 import { RateLimiter } from '../common/rate-limiter.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { hashSecret, newCredential, sha256Hex, verifySecret } from '../auth/secrets.js';
 
 /** The spec's one refusal for bad credentials or scopes (spec 4.1): it says nothing of which it was. */
-const forbidden = () => new AppError('unauthenticated', 'Forbidden');
+const tokenRefused = () => new AppError('token_refused');
 
 export interface ClientCredentials {
   readonly clientId: string;
@@ -38,11 +38,10 @@ export class OAuthService {
     try {
       requested = parseScopes(scopeText);
     } catch (error) {
-      if (error instanceof ScopeError) throw badRequest(`Bad Request: scope: ${error.message}`);
+      if (error instanceof ScopeError) throw badRequest(`scope: ${error.message}`);
       throw error;
     }
-    if (requested.length === 0)
-      throw badRequest('Bad Request: scope must name at least one MODULE:PERMISSION');
+    if (requested.length === 0) throw badRequest('scope must name at least one MODULE:PERMISSION');
     this.throttle(this.perAddress, address);
     this.throttle(this.perClient, credentials.clientId);
 
@@ -53,8 +52,8 @@ export class OAuthService {
       credentials.clientSecret,
       client?.secretHash ?? (await this.decoyHash),
     );
-    if (!client || !secretOk) throw forbidden();
-    if (!grantsScopes(parseScopes(client.scopes.join(' ')), requested)) throw forbidden();
+    if (!client || !secretOk) throw tokenRefused();
+    if (!grantsScopes(parseScopes(client.scopes.join(' ')), requested)) throw tokenRefused();
 
     const token = newCredential('at');
     const ttl = this.config.tokenTtlSeconds;
@@ -71,9 +70,7 @@ export class OAuthService {
   private throttle(limiter: RateLimiter, key: string): void {
     const wait = limiter.hit(key);
     if (wait > 0) {
-      throw new AppError('rate_limited', `Too Many Requests: retry in ${wait} s`, {
-        'retry-after': String(wait),
-      });
+      throw rateLimited(wait);
     }
   }
 }

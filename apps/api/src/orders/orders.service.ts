@@ -6,7 +6,7 @@ import { Order, type OrgPolicy } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere, MoreThan } from 'typeorm';
 
 import { pairOf } from '../common/assets.js';
-import { badRequest, conflict, notFound } from '../common/app-error.js';
+import { badRequest, conflict, notFound } from '../common/errors.js';
 import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
@@ -168,11 +168,11 @@ export class OrdersService {
     const order = await manager
       .getRepository(Order)
       .findOneBy({ orgId, clientOrderId: request.clientOrderId });
-    if (!order) throw notFound(`Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
+    if (!order) throw notFound(`no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
     const differs = differingParameter(order, request);
     if (differs !== null) {
       throw conflict(
-        `Conflict: clientOrderId ${request.clientOrderId} was used for another order (${differs} differs)`,
+        `clientOrderId ${request.clientOrderId} was used for another order (${differs} differs)`,
       );
     }
     return orderRecord(order);
@@ -182,7 +182,7 @@ export class OrdersService {
     const order = /^[0-9]{1,15}$/.test(id)
       ? await this.dataSource.getRepository(Order).findOneBy({ orgId, id })
       : null;
-    if (!order) throw notFound(`Not Found: no order ${JSON.stringify(id)}`);
+    if (!order) throw notFound(`no order ${JSON.stringify(id)}`);
     return orderRecord(order);
   }
 
@@ -213,7 +213,7 @@ export class OrdersService {
         ORDER BY p.asset`,
       [orgId, orgUserId],
     );
-    if (rows.length === 0) throw notFound(`Not Found: no user with orgUserId ${JSON.stringify(orgUserId)}`);
+    if (rows.length === 0) throw notFound(`no user with orgUserId ${JSON.stringify(orgUserId)}`);
     return {
       orgUserId,
       positions: rows.flatMap((row) =>
@@ -236,7 +236,7 @@ function orderRequest(input: CreateOrderDto): OrderRequest {
   const quantity = input.quantity ?? null;
   const quoteQuantity = input.quoteQuantity ?? null;
   if ((quantity === null) === (quoteQuantity === null)) {
-    throw badRequest('Bad Request: send exactly one of quantity and quoteQuantity');
+    throw badRequest('send exactly one of quantity and quoteQuantity');
   }
   const { base, quote } = pairOf(input.symbol);
   return {

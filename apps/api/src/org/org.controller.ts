@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 
 import { Caller, RequireScope } from '../auth/decorators.js';
 import type { Principal } from '../auth/principal.js';
-import { notFound } from '../common/app-error.js';
+import { notFound } from '../common/errors.js';
 import { orgView } from './org.view.js';
 
 @Controller('api/v1/org')
@@ -16,7 +16,7 @@ export class OrgController {
   @RequireScope('BASE_MODULE:READ')
   async get(@Caller() caller: Principal) {
     const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: caller.orgId });
-    if (!org) throw notFound('Not Found: the organisation no longer exists');
+    if (!org) throw notFound('the organisation no longer exists');
     const webhook = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId: caller.orgId });
     return orgView(org, webhook ? { url: webhook.url, status: webhook.status } : null);
   }

@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { adminOrgView, type AdminOrgView } from '../admin/admin.views.js';
 import { AuditService } from '../admin/audit.service.js';
 import { findOrg } from '../admin/orgs.service.js';
-import { badRequest } from '../common/app-error.js';
+import { badRequest } from '../common/errors.js';
 import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
 import { EventsService } from '../events/events.service.js';
 import type { UpdatePolicyDto } from './dto/update-policy.dto.js';
@@ -50,7 +50,7 @@ export class PolicyService {
 
   update(actor: string, orgId: number, input: UpdatePolicyDto): Promise<AdminOrgView> {
     if (POLICY_FIELDS.every((field) => input[field] === undefined)) {
-      throw badRequest(`Bad Request: send at least one of ${POLICY_FIELDS.join(', ')}`);
+      throw badRequest(`send at least one of ${POLICY_FIELDS.join(', ')}`);
     }
     return this.dataSource.transaction(async (manager) => {
       const org = await findOrg(manager, orgId, true);

@@ -5,7 +5,7 @@ import { Price } from '@svc/db';
 import { DataSource, type FindOptionsWhere, MoreThan } from 'typeorm';
 
 import { AuditService } from '../admin/audit.service.js';
-import { badRequest, notFound } from '../common/app-error.js';
+import { badRequest, notFound } from '../common/errors.js';
 import { SYMBOL } from '../common/assets.js';
 import { amountText, decimalOf } from '../common/decimal.js';
 import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from '../common/pagination.js';
@@ -24,8 +24,7 @@ const fromRow = (row: PriceRow): PriceView =>
 function decodeSymbolCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const symbol = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!SYMBOL.test(symbol))
-    throw badRequest('Bad Request: cursor must be a nextCursor returned by the previous page');
+  if (!SYMBOL.test(symbol)) throw badRequest('cursor must be a nextCursor returned by the previous page');
   return symbol;
 }
 
@@ -54,7 +53,7 @@ export class PricesService {
 
   async get(symbol: string): Promise<PriceView> {
     const row = await this.dataSource.getRepository(Price).findOneBy({ symbol });
-    if (!row) throw notFound(`Not Found: no price for ${symbol}`);
+    if (!row) throw notFound(`no price for ${symbol}`);
     return priceView(row);
   }
 
@@ -92,7 +91,7 @@ export class PricesService {
         [symbol],
       );
       const row = rows[0];
-      if (!row) throw notFound(`Not Found: no price for ${symbol}`);
+      if (!row) throw notFound(`no price for ${symbol}`);
       await this.audit.record(manager, {
         actor,
         action: 'price.delete',

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { User } from '@svc/db';
 import { DataSource, type EntityManager, MoreThan, type FindOptionsWhere } from 'typeorm';
 
-import { conflict, notFound } from '../common/app-error.js';
+import { conflict, notFound } from '../common/errors.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
@@ -55,7 +55,7 @@ export class UsersService {
       });
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw conflict(`Conflict: a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`);
+        throw conflict(`a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`);
       }
       throw error;
     }
@@ -96,7 +96,7 @@ export class UsersService {
       where: { orgId, orgUserId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    if (!user) throw notFound(`Not Found: no user with orgUserId ${JSON.stringify(orgUserId)}`);
+    if (!user) throw notFound(`no user with orgUserId ${JSON.stringify(orgUserId)}`);
     return user;
   }
 }

@@ -5,7 +5,7 @@ import { Event, QUEUES, WebhookAttempt, WebhookEndpoint, bossDb, type WebhookDel
 import type { PgBoss } from 'pg-boss';
 import { DataSource, MoreThan, type FindOptionsWhere } from 'typeorm';
 
-import { conflict, notFound } from '../common/app-error.js';
+import { conflict, notFound } from '../common/errors.js';
 import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, toPage } from '../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BOSS } from '../database/database.module.js';
@@ -57,16 +57,14 @@ export class DeliveriesService {
       const event = await manager
         .getRepository(Event)
         .findOne({ where: { id: eventId, orgId }, lock: { mode: 'pessimistic_write' } });
-      if (!event) throw notFound(`Not Found: no event ${eventId}`);
+      if (!event) throw notFound(`no event ${eventId}`);
       const endpoint = await manager.getRepository(WebhookEndpoint).findOneBy({ orgId });
-      if (endpoint?.status !== 'ACTIVE') throw conflict('Conflict: no active webhook is registered');
+      if (endpoint?.status !== 'ACTIVE') throw conflict('no active webhook is registered');
       if (event.status === 'PENDING') {
-        throw conflict('Conflict: the event is still being delivered (its retries are not over)');
+        throw conflict('the event is still being delivered (its retries are not over)');
       }
       if (Date.now() >= event.createdAt.getTime() + this.config.webhooks.windowMs) {
-        throw conflict(
-          'Conflict: the event is older than the 24 h delivery window and cannot be redelivered',
-        );
+        throw conflict('the event is older than the 24 h delivery window and cannot be redelivered');
       }
       const job: WebhookDeliveryJob = { eventId, manual: true };
       await this.boss.send(QUEUES.webhookDelivery, job, { db: bossDb(runner) });

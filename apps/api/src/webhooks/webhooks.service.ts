@@ -11,7 +11,7 @@ import {
 } from '@svc/webhook-sender';
 import { DataSource } from 'typeorm';
 
-import { badRequest, forbidden, notFound } from '../common/app-error.js';
+import { badRequest, forbidden, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { webhookView, type WebhookView } from './webhook.view.js';
@@ -30,22 +30,22 @@ export class WebhooksService implements OnApplicationShutdown {
   /** Registers (or replaces) the organisation's one endpoint; the answer says whether the challenge passed. */
   async register(orgId: number, input: RegisterWebhookDto): Promise<WebhookView> {
     const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: orgId });
-    if (!org) throw notFound('Not Found: the organisation no longer exists');
+    if (!org) throw notFound('the organisation no longer exists');
     if (org.plan !== 'ENTERPRISE') {
-      throw forbidden('Forbidden: webhooks are offered on the ENTERPRISE plan only');
+      throw forbidden('webhooks are offered on the ENTERPRISE plan only');
     }
     let url: URL;
     try {
       url = checkReceiverUrl(input.url, org.kycDomain, this.config.webhooks.receivers);
       await this.sender.vet(hostName(url));
     } catch (error) {
-      if (error instanceof ReceiverRefusedError) throw badRequest(`Bad Request: url: ${error.message}`);
+      if (error instanceof ReceiverRefusedError) throw badRequest(`url: ${error.message}`);
       throw error;
     }
     const challenge = await runChallenge(this.sender, url, input.secret);
     const refused = challenge.attempt.errorKind;
     if (refused === 'blocked_address' || refused === 'dns_failure') {
-      throw badRequest(`Bad Request: url: ${challenge.attempt.response}`);
+      throw badRequest(`url: ${challenge.attempt.response}`);
     }
     const values = {
       orgId,
@@ -75,7 +75,7 @@ export class WebhooksService implements OnApplicationShutdown {
 
   private async find(orgId: number): Promise<WebhookEndpoint> {
     const endpoint = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId });
-    if (!endpoint) throw notFound('Not Found: no webhook is registered');
+    if (!endpoint) throw notFound('no webhook is registered');
     return endpoint;
   }
 }
