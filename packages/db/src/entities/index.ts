@@ -2,6 +2,7 @@ import { ApiKey } from './api-key.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { Event } from './event.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
+import { KycReview } from './kyc-review.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import { Order } from './order.entity.js';
@@ -20,6 +21,7 @@ export * from './api-key.entity.js';
 export * from './audit-entry.entity.js';
 export * from './event.entity.js';
 export * from './kyc-document.entity.js';
+export * from './kyc-review.entity.js';
 export * from './oauth-client.entity.js';
 export * from './oauth-token.entity.js';
 export * from './order.entity.js';
@@ -41,6 +43,7 @@ export const ENTITIES = [
   UsedSignature,
   User,
   KycDocument,
+  KycReview,
   Event,
   AuditEntry,
   WebhookEndpoint,

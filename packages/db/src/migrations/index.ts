@@ -4,6 +4,7 @@ import { Init1795000000000 } from './1795000000000-Init.js';
 import { Webhooks1795100000000 } from './1795100000000-Webhooks.js';
 import { EventDataJson1795200000000 } from './1795200000000-EventDataJson.js';
 import { Trading1795300000000 } from './1795300000000-Trading.js';
+import { KycReviews1795400000000 } from './1795400000000-KycReviews.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -11,4 +12,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Webhooks1795100000000,
   EventDataJson1795200000000,
   Trading1795300000000,
+  KycReviews1795400000000,
 ];
