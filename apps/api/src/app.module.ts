@@ -4,14 +4,14 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
-import { AdminModule } from './admin/admin.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { EnvelopeInterceptor } from './common/envelope.interceptor.js';
 import { AllExceptionsFilter } from './common/exception.filter.js';
 import type { AppConfig } from './config/config.js';
 import { CoreModule } from './core.module.js';
+import { CredentialsModule } from './credentials/credentials.module.js';
 import { DatabaseModule } from './database/database.module.js';
-import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -19,7 +19,7 @@ import { NoticesModule } from './notices/notices.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import type { Venue } from './orders/venue.js';
-import { OrgModule } from './org/org.module.js';
+import { OrgsModule } from './orgs/orgs.module.js';
 import { PolicyModule } from './policy/policy.module.js';
 import { PricesModule } from './prices/prices.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -44,16 +44,16 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(deps.config, deps.logger),
         DatabaseModule.forRoot(deps.dataSource, deps.boss),
-        AdminModule,
+        AuditModule,
         AuthModule,
-        EventsModule,
+        CredentialsModule,
         HealthModule,
         KycModule,
         MetricsModule,
         NoticesModule,
         OAuthModule,
         OrdersModule.forRoot(deps.venue),
-        OrgModule,
+        OrgsModule,
         PolicyModule,
         PricesModule,
         UsersModule,

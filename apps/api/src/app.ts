@@ -21,6 +21,10 @@ import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
 
+/** Every route of the api is under this prefix but those of operations. */
+export const API_PREFIX = 'api/v1';
+const UNPREFIXED_ROUTES = ['healthz', 'readyz', 'metrics'];
+
 export interface AppOptions {
   /**
    * The HTTP platform. Fastify is the service's; Express is there for the benchmark that compares the
@@ -61,6 +65,7 @@ export async function createApp(
     rawBody: true,
     logger: nestLogger(deps.logger),
   });
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
   app.useGlobalPipes(createValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
   const fastify = app.getHttpAdapter().getInstance();
@@ -87,6 +92,7 @@ async function createExpressApp(
       logger: nestLogger(deps.logger),
     },
   );
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
   app.set('trust proxy', true);
   // Answer as the Fastify app does: no ETag, no X-Powered-By.
   app.set('etag', false);

@@ -5,11 +5,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import type { INestApplicationContext } from '@nestjs/common';
 import { ALL_SCOPES } from '@svc/protocol';
 
-import type { DataSource } from 'typeorm';
+import { ApiKeysService } from './credentials/api-keys.service.js';
+import { OAuthClientsService } from './credentials/oauth-clients.service.js';
+import { OrgsService } from './orgs/orgs.service.js';
+import { PricesService } from './prices/prices.service.js';
 
-import type { ProvisioningService } from './admin/provisioning.service.js';
+/** Who the audit log says created the demo organisation. */
+const DEMO_ACTOR = 'npm start';
 
 /** What the demo organisation trades, at what price when the operator has set none. */
 const DEMO_PRICES = { BTC_EUR: '50000', ETH_EUR: '2500' };
@@ -28,8 +33,7 @@ export async function ensureDemoCredentials(
   file: string,
   baseUrl: string,
   adminToken: string,
-  provisioning: ProvisioningService,
-  dataSource: DataSource,
+  app: INestApplicationContext,
 ): Promise<{ credentials: DemoCredentials; created: boolean }> {
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
@@ -38,22 +42,24 @@ export async function ensureDemoCredentials(
     writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
     return { credentials, created: false };
   }
-  const org = await provisioning.createOrganisation({
-    name: 'Demo organisation',
-    kycDomain: 'localhost',
-    plan: 'ENTERPRISE',
-    supportEmails: ['support@localhost'],
-    policy: { enabledAssets: ['BTC', 'ETH'], commissionRate: '0.0015', vatRate: '0.21' },
-  });
-  await dataSource.query(
-    'INSERT INTO prices (symbol, price) SELECT * FROM unnest($1::text[], $2::numeric[]) ON CONFLICT (symbol) DO NOTHING',
-    [Object.keys(DEMO_PRICES), Object.values(DEMO_PRICES)],
+  const org = await app.get(OrgsService).create(
+    DEMO_ACTOR,
+    {
+      name: 'Demo organisation',
+      kycDomain: 'localhost',
+      plan: 'ENTERPRISE',
+      supportEmails: ['support@localhost'],
+    },
+    { enabledAssets: ['BTC', 'ETH'], commissionRate: '0.0015', vatRate: '0.21' },
   );
-  const key = await provisioning.issueApiKey(org.id, 'demo');
-  const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'demo');
+  await app.get(PricesService).setMissing(DEMO_PRICES);
+  const key = await app.get(ApiKeysService).issue(DEMO_ACTOR, org.orgId, { label: 'demo' });
+  const client = await app
+    .get(OAuthClientsService)
+    .issue(DEMO_ACTOR, org.orgId, { scopes: ALL_SCOPES.join(' '), label: 'demo' });
   const credentials: DemoCredentials = {
     baseUrl,
-    orgId: org.id,
+    orgId: org.orgId,
     apiKey: key.apiKey,
     apiSecret: key.apiSecret,
     clientId: client.clientId,

@@ -12,9 +12,8 @@ import {
   type RunningPostgres,
 } from '@svc/db';
 
-import { ProvisioningService } from './admin/provisioning.service.js';
 import { createApp } from './app.js';
-import { CredentialsService } from './auth/credentials.service.js';
+import { CredentialsService } from './credentials/credentials.service.js';
 import { createLogger } from './common/logger.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { demoInstructions, ensureDemoCredentials } from './demo.js';
@@ -67,8 +66,7 @@ async function main(): Promise<void> {
       file,
       `http://${host}:${port}`,
       config.adminToken,
-      app.get(ProvisioningService),
-      dataSource,
+      app,
     );
     console.log(demoInstructions(file, credentials));
   }

@@ -131,7 +131,7 @@ describe('operations', () => {
       const security = (path: string, method: 'get' | 'post') => document.paths[path]?.[method]?.security;
       expect(security('/healthz', 'get')).toEqual([]);
       expect(security('/api/v1/oauth/token', 'post')).toEqual([]);
-      expect(security('/test/admin', 'get')).toEqual([{ [SECURITY_SCHEMES.admin]: [] }]);
+      expect(security('/api/v1/test/admin', 'get')).toEqual([{ [SECURITY_SCHEMES.admin]: [] }]);
       expect(security('/api/v1/user', 'post')).toEqual([
         { apiKey: [], apiTimestamp: [], apiSignature: [] },
         { bearer: ['MANAGE_USERS:WRITE'] },
@@ -250,7 +250,7 @@ describe('operations', () => {
         await org.signed('POST', '/api/v1/user/', { body: { orgUserId: 'log-1', kyc: false, tnc: true } }),
       );
       expect(signed.status).toBe(200);
-      expect(keep(await api.admin('GET', '/test/admin')).status).toBe(200);
+      expect(keep(await api.admin('GET', '/api/v1/test/admin')).status).toBe(200);
       const leaky = 'q-secret-4c1d';
       secrets.push(leaky);
       keep(await api.request('GET', `/healthz?client_secret=${leaky}&access_token=${leaky}&page=2`));
@@ -327,7 +327,7 @@ describe('operations', () => {
     });
 
     it('500 with a generic text and an error id, the details only in the log', async () => {
-      const response = await api.request('GET', '/test/boom');
+      const response = await api.request('GET', '/api/v1/test/boom');
       expectErrorEnvelope(response, 500, /^Internal Server Error \(error id [0-9a-f-]{36}\)$/);
       expect(response.text).not.toContain('secret_table');
       expect(response.text).not.toContain('internal.ts');

@@ -4,7 +4,7 @@ import { AdminOnly } from '../auth/decorators.js';
 import { AuditService } from './audit.service.js';
 import { ListAuditQuery } from './dto/list-audit.query.js';
 
-@Controller('api/v1/admin/audit')
+@Controller('admin/audit')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 

@@ -1,21 +1,16 @@
-import { Global, Module } from '@nestjs/common';
+// Who is calling: the one global guard over the bearer and API key strategies (DESIGN section 6). The
+// guard applies to every route through APP_GUARD; the module itself is not global.
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 
+import { CredentialsModule } from '../credentials/credentials.module.js';
 import { BearerStrategy } from './bearer.strategy.js';
-import { CredentialsService } from './credentials.service.js';
 import { HmacStrategy } from './hmac.strategy.js';
 import { OrgAuthGuard } from './org-auth.guard.js';
 
-@Global()
 @Module({
-  imports: [PassportModule],
-  providers: [
-    CredentialsService,
-    HmacStrategy,
-    BearerStrategy,
-    { provide: APP_GUARD, useClass: OrgAuthGuard },
-  ],
-  exports: [CredentialsService],
+  imports: [PassportModule, CredentialsModule],
+  providers: [HmacStrategy, BearerStrategy, { provide: APP_GUARD, useClass: OrgAuthGuard }],
 })
 export class AuthModule {}

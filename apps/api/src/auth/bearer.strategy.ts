@@ -4,7 +4,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 
 import { unauthenticated } from '../common/errors.js';
-import { CredentialsService } from './credentials.service.js';
+import { CredentialsService } from '../credentials/credentials.service.js';
 import type { Principal } from './principal.js';
 
 export const BEARER_STRATEGY = 'bearer';

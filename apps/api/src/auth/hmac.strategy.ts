@@ -7,7 +7,7 @@ import { Strategy } from 'passport-custom';
 
 import { badRequest, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { CredentialsService } from './credentials.service.js';
+import { CredentialsService } from '../credentials/credentials.service.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
 
 export const HMAC_STRATEGY = 'hmac';

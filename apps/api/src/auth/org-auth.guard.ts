@@ -13,7 +13,7 @@ import { BEARER_STRATEGY } from './bearer.strategy.js';
 import { AUTH_METADATA } from './decorators.js';
 import { HMAC_STRATEGY } from './hmac.strategy.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
-import { constantTimeEqual } from './secrets.js';
+import { constantTimeEqual } from '../credentials/secrets.js';
 
 @Injectable()
 export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {

@@ -1,6 +1,7 @@
 // Request validation with class-validator: unknown fields are refused, and every message names the field
 // and the rule (DESIGN section 7).
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 
 import { badRequest } from './errors.js';
 
@@ -26,3 +27,6 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => badRequest(messages(errors).join('; ')),
   });
 }
+
+/** Validates the field when it is present; null is validated (and refused), unlike @IsOptional(). */
+export const IfPresent = () => ValidateIf((_object: object, value: unknown) => value !== undefined);

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 
 import { AdminOnly } from '../auth/decorators.js';
-import { AdminActor } from './admin-actor.decorator.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { IssueApiKeyDto } from './dto/issue-credential.dto.js';
-import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from './params.js';
+import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
 
-@Controller('api/v1/admin/orgs/:orgId/api-keys')
+@Controller('admin/orgs/:orgId/api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 

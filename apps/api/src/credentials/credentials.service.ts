@@ -2,11 +2,10 @@
 // to take the database off the hot path of a busy client, short enough that a revocation reaches every
 // instance within 1 s (DESIGN section 6) without any cross-instance messaging.
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiKey, OAuthClient, OAuthToken, UsedSignature } from '@svc/db';
 import { isScope, type Scope } from '@svc/protocol';
-import { DataSource, IsNull } from 'typeorm';
 
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { CredentialsRepository } from './credentials.repository.js';
 import { decryptSecret, sha256Hex } from './secrets.js';
 
 export const CACHE_TTL_MS = 500;
@@ -54,14 +53,14 @@ export class CredentialsService {
   private readonly tokens = new TtlCache<LiveToken>(CACHE_TTL_MS);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly credentials: CredentialsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The live (not revoked) key with this public value, its secret decrypted; null when none. */
   findApiKey(key: string): Promise<LiveApiKey | null> {
     return this.apiKeys.get(key, async () => {
-      const row = await this.dataSource.getRepository(ApiKey).findOneBy({ key, revokedAt: IsNull() });
+      const row = await this.credentials.findLiveApiKey(key);
       if (!row) return null;
       return {
         id: row.id,
@@ -75,12 +74,7 @@ export class CredentialsService {
   async findToken(token: string): Promise<LiveToken | null> {
     const hash = sha256Hex(token);
     const live = await this.tokens.get(hash, async () => {
-      const row = await this.dataSource
-        .getRepository(OAuthToken)
-        .createQueryBuilder('token')
-        .innerJoin(OAuthClient, 'client', 'client.id = token.client_id AND client.revoked_at IS NULL')
-        .where('token.token_hash = :hash AND token.revoked_at IS NULL', { hash })
-        .getOne();
+      const row = await this.credentials.findLiveToken(hash);
       if (!row) return null;
       return {
         id: row.id,
@@ -96,27 +90,14 @@ export class CredentialsService {
    * Records a (key, signature) pair as used until the window has passed it; false when it was used
    * before: a replay (DESIGN section 5). Shared through the database, so it holds across instances.
    */
-  async claimSignature(apiKeyId: string, signature: string, timestampSeconds: number): Promise<boolean> {
+  claimSignature(apiKeyId: string, signature: string, timestampSeconds: number): Promise<boolean> {
     const expiresAt = new Date((timestampSeconds + this.config.signatureWindow.maxAgeSeconds + 1) * 1000);
-    // One statement, not the query builder, which about doubles its CPU; it runs on every signed request
-    // (bench/README.md, api).
-    const rows = await this.dataSource.query<unknown[]>(
-      'INSERT INTO used_signatures (api_key_id, signature, expires_at) VALUES ($1, $2, $3) ' +
-        'ON CONFLICT DO NOTHING RETURNING signature',
-      [apiKeyId, signature, expiresAt],
-    );
-    return rows.length === 1;
+    return this.credentials.claimSignature(apiKeyId, signature, expiresAt);
   }
 
   /** Deletes used signatures whose window has passed; any instance may run it. */
-  async sweepUsedSignatures(): Promise<number> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(UsedSignature)
-      .where('expires_at < now()')
-      .execute();
-    return result.affected ?? 0;
+  sweepUsedSignatures(): Promise<number> {
+    return this.credentials.deleteExpiredSignatures();
   }
 
   /** Drops cached lookups: this instance then sees a revocation at once (the others within the TTL). */

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 
 import { AdminOnly } from '../auth/decorators.js';
-import { AdminActor } from './admin-actor.decorator.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
 import { IssueOAuthClientDto } from './dto/issue-credential.dto.js';
 import { OAuthClientsService } from './oauth-clients.service.js';
-import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from './params.js';
+import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
 
-@Controller('api/v1/admin/orgs/:orgId')
+@Controller('admin/orgs/:orgId')
 export class OAuthClientsController {
   constructor(private readonly clients: OAuthClientsService) {}
 

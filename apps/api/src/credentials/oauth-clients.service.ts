@@ -1,20 +1,21 @@
 // An organisation's OAuth clients and their access tokens (DESIGN section 6). The client secret is in
-// the issuing answer only. Revoking a client revokes its tokens too; an organisation's tokens can also
-// be revoked all at once (a leaked token: clients fetch a new one with their credentials). Both drop this
-// instance's credential cache after the commit; other instances follow within their 0.5 s cache TTL.
+// the issuing answer only, and stored under a slow hash. Revoking a client revokes its tokens too; an
+// organisation's tokens can also be revoked all at once (a leaked token: clients fetch a new one with
+// their credentials). Both drop this instance's credential cache after the commit; other instances
+// follow within their 0.5 s cache TTL.
 import { Injectable } from '@nestjs/common';
-import { OAuthClient, OAuthToken } from '@svc/db';
 import { parseScopes, type Scope, ScopeError } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
-import { CredentialsService } from '../auth/credentials.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import { badRequest, notFound } from '../common/errors.js';
-import { oauthClientView, type OAuthClientView } from './admin.views.js';
-import { AuditService } from './audit.service.js';
+import type { CredentialRef } from '../common/params.js';
+import { OrgsService } from '../orgs/orgs.service.js';
+import { oauthClientView, type OAuthClientView } from './credential.view.js';
+import { CredentialsRepository } from './credentials.repository.js';
+import { CredentialsService } from './credentials.service.js';
 import type { IssueOAuthClientDto } from './dto/issue-credential.dto.js';
-import { findOrg } from './orgs.service.js';
-import type { CredentialRef } from './params.js';
-import { ProvisioningService } from './provisioning.service.js';
+import { hashSecret, newCredential } from './secrets.js';
 
 export type IssuedOAuthClientView = OAuthClientView & { readonly clientSecret: string };
 
@@ -35,42 +36,40 @@ function grantedScopes(text: string): Scope[] {
 export class OAuthClientsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly provisioning: ProvisioningService,
+    private readonly repository: CredentialsRepository,
+    private readonly orgs: OrgsService,
     private readonly audit: AuditService,
     private readonly credentials: CredentialsService,
   ) {}
 
+  /** Issues a client, audited as `actor`; the answer holds clientSecret, the only time it is shown. */
   issue(actor: string, orgId: number, input: IssueOAuthClientDto): Promise<IssuedOAuthClientView> {
     const scopes = grantedScopes(input.scopes);
     return this.dataSource.transaction(async (manager) => {
-      await findOrg(manager, orgId);
-      const issued = await this.provisioning.issueOAuthClient(orgId, scopes, input.label ?? '', manager);
+      await this.orgs.find(manager, orgId);
+      const clientSecret = newCredential('cs', 32);
+      const row = await this.repository.insertClient(manager, {
+        orgId,
+        clientId: newCredential('cl', 12),
+        secretHash: await hashSecret(clientSecret),
+        scopes,
+        label: input.label ?? '',
+      });
       await this.audit.record(manager, {
         actor,
         action: 'oauth-client.issue',
         orgId,
-        details: { id: issued.id, clientId: issued.clientId, scopes, label: issued.label },
+        details: { id: row.id, clientId: row.clientId, scopes, label: row.label },
       });
-      return {
-        id: issued.id,
-        orgId,
-        clientId: issued.clientId,
-        clientSecret: issued.clientSecret,
-        scopes,
-        label: issued.label,
-        createdAt: issued.createdAt.toISOString(),
-        revokedAt: null,
-      };
+      const { id, clientId, label, createdAt, revokedAt } = oauthClientView(row);
+      return { id, orgId, clientId, clientSecret, scopes, label, createdAt, revokedAt };
     });
   }
 
   /** Every client of the organisation, revoked ones too, oldest first: a handful, so not paginated. */
   async list(orgId: number): Promise<{ items: OAuthClientView[] }> {
-    await findOrg(this.dataSource.manager, orgId);
-    const rows = await this.dataSource
-      .getRepository(OAuthClient)
-      .find({ where: { orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return { items: rows.map(oauthClientView) };
+    await this.orgs.find(this.dataSource.manager, orgId);
+    return { items: (await this.repository.listClients(orgId)).map(oauthClientView) };
   }
 
   /** Revokes the client and its unrevoked tokens. Idempotent, like API key revocation. */
@@ -80,13 +79,13 @@ export class OAuthClientsService {
     ref: CredentialRef,
   ): Promise<OAuthClientView & { tokensRevoked: number }> {
     const view = await this.dataSource.transaction(async (manager) => {
-      const client = await this.find(manager, orgId, ref);
+      const client = await this.lock(manager, orgId, ref);
       const alreadyRevoked = client.revokedAt !== null;
       if (!alreadyRevoked) {
         client.revokedAt = new Date();
-        await manager.update(OAuthClient, { id: client.id }, { revokedAt: client.revokedAt });
+        await this.repository.revokeClient(manager, client, client.revokedAt);
       }
-      const tokensRevoked = await this.revokeTokens(manager, { clientId: client.id });
+      const tokensRevoked = await this.repository.revokeTokens(manager, { clientId: client.id });
       await this.audit.record(manager, {
         actor,
         action: 'oauth-client.revoke',
@@ -102,8 +101,8 @@ export class OAuthClientsService {
   /** Revokes every unexpired, unrevoked token of the organisation, whichever client it came from. */
   async revokeOrgTokens(actor: string, orgId: number): Promise<{ revoked: number }> {
     const result = await this.dataSource.transaction(async (manager) => {
-      await findOrg(manager, orgId);
-      const revoked = await this.revokeTokens(manager, { orgId });
+      await this.orgs.find(manager, orgId);
+      const revoked = await this.repository.revokeTokens(manager, { orgId });
       await this.audit.record(manager, { actor, action: 'oauth-token.revoke', orgId, details: { revoked } });
       return { revoked };
     });
@@ -111,29 +110,11 @@ export class OAuthClientsService {
     return result;
   }
 
-  private async revokeTokens(
-    manager: EntityManager,
-    owner: { clientId: string } | { orgId: number },
-  ): Promise<number> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(OAuthToken)
-      .set({ revokedAt: () => 'now()' })
-      .where('revoked_at IS NULL AND expires_at > now()')
-      .andWhere('clientId' in owner ? 'client_id = :clientId' : 'org_id = :orgId', owner)
-      .execute();
-    return result.affected ?? 0;
-  }
-
-  private async find(manager: EntityManager, orgId: number, ref: CredentialRef): Promise<OAuthClient> {
-    await findOrg(manager, orgId);
-    const client = await manager.getRepository(OAuthClient).findOne({
-      where: 'id' in ref ? { orgId, id: ref.id } : { orgId, clientId: ref.publicValue },
-      lock: { mode: 'pessimistic_write' },
-    });
+  private async lock(manager: EntityManager, orgId: number, ref: CredentialRef) {
+    await this.orgs.find(manager, orgId);
+    const client = await this.repository.lockClient(manager, orgId, ref);
     if (!client) {
-      const name = 'id' in ref ? ref.id : ref.publicValue;
-      throw notFound(`organisation ${orgId} has no OAuth client ${name}`);
+      throw notFound(`organisation ${orgId} has no OAuth client ${'id' in ref ? ref.id : ref.publicValue}`);
     }
     return client;
   }

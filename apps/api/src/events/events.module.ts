@@ -1,7 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 
+import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 
-@Global()
-@Module({ providers: [EventsService], exports: [EventsService] })
+@Module({ providers: [EventsRepository, EventsService], exports: [EventsService, EventsRepository] })
 export class EventsModule {}

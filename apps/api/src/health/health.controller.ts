@@ -1,14 +1,14 @@
-// Liveness and readiness for orchestrators (DESIGN section 10).
+// Liveness and readiness for orchestrators (DESIGN section 10), outside the api/v1 prefix.
 import { Controller, Get } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 
 import { Public } from '../auth/decorators.js';
 import { unavailable } from '../common/errors.js';
+import { HealthRepository } from './health.repository.js';
 
 @Controller()
 @Public()
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: HealthRepository) {}
 
   /** The process is up. */
   @Get('healthz')
@@ -20,7 +20,7 @@ export class HealthController {
   @Get('readyz')
   async ready() {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw unavailable('the database cannot be reached');
     }

@@ -1,13 +1,13 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 
-import { AdminActor } from '../admin/admin-actor.decorator.js';
-import { OrgIdPipe } from '../admin/params.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { OrgIdPipe } from '../common/params.js';
 import { AdminOnly } from '../auth/decorators.js';
 import { ApproveKycDto, RejectKycDto, RequestInformationDto } from './dto/review.dto.js';
 import { KycService } from './kyc.service.js';
 
 /** The operators' KYC decisions (admin surface); each is audited. */
-@Controller('api/v1/admin/orgs/:orgId/users/:orgUserId/kyc')
+@Controller('admin/orgs/:orgId/users/:orgUserId/kyc')
 @AdminOnly()
 export class KycReviewController {
   constructor(private readonly kyc: KycService) {}

@@ -20,7 +20,7 @@ import { KycUploadInterceptor } from './kyc-upload.interceptor.js';
 import { KycService } from './kyc.service.js';
 
 /** The organisation's side of a user's KYC: documents, the form, and where it stands. */
-@Controller('api/v1/user/:orgUserId/kyc')
+@Controller('user/:orgUserId/kyc')
 export class KycController {
   constructor(private readonly kyc: KycService) {}
 

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
+import { EventsModule } from '../events/events.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler.js';
+import { KycRepository } from './kyc.repository.js';
 import { KycReviewController } from './kyc-review.controller.js';
 import { KycController } from './kyc.controller.js';
 import { KycService } from './kyc.service.js';
 
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, EventsModule, AuditModule],
   controllers: [KycController, KycReviewController],
-  providers: [KycService, KycExpiryScheduler],
+  providers: [KycRepository, KycService, KycExpiryScheduler],
   exports: [KycService],
 })
 export class KycModule {}

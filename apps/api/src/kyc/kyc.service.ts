@@ -2,18 +2,19 @@
 // Each change locks the user row, asks the state machine, and writes the change, its events (spec 6.4)
 // with their delivery jobs, and for operators the audit row, in one transaction.
 import { Inject, Injectable } from '@nestjs/common';
-import { KycDocument, User } from '@svc/db';
+import type { KycDecisionEvent, User } from '@svc/db';
 import type { KycEventType } from '@svc/protocol';
-import { DataSource, type EntityManager, In, LessThanOrEqual } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
-import { AuditService } from '../admin/audit.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import { conflict } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsService } from '../events/events.service.js';
+import { UsersRepository, type UserChanges } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import { userRecord } from '../users/user.view.js';
 import type { CheckedFile } from './document-file.js';
-import { toKycForm, type KycFormDto } from './dto/kyc-form.dto.js';
+import { toKycForm, type KycForm, type KycFormDto } from './dto/kyc-form.dto.js';
 import type { UploadDocumentDto } from './dto/upload-document.dto.js';
 import {
   KYC_TRANSITIONS,
@@ -23,7 +24,8 @@ import {
   userChangesAfter,
   type KycStep,
 } from './kyc-state-machine.js';
-import { kycView, type KycReview, type KycView } from './kyc.view.js';
+import { KycRepository } from './kyc.repository.js';
+import { kycView, type KycView } from './kyc.view.js';
 
 /** An operator's decision and the text that goes with it. */
 export type KycDecision =
@@ -49,7 +51,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class KycService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly kyc: KycRepository,
     private readonly users: UsersService,
+    private readonly userRows: UsersRepository,
     private readonly events: EventsService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,7 +75,7 @@ export class KycService {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, 'upload');
-      await manager.insert(KycDocument, {
+      await this.kyc.insertDocument(manager, {
         orgId,
         userId: user.id,
         docCategory: fields.docCategory,
@@ -83,8 +87,7 @@ export class KycService {
         content: file.content,
       });
       await this.apply(manager, user, events, {
-        docCategory: fields.docCategory,
-        docSubCategory: fields.docSubCategory,
+        document: { docCategory: fields.docCategory, docSubCategory: fields.docSubCategory },
       });
       return this.view(manager, user);
     });
@@ -94,24 +97,34 @@ export class KycService {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, 'submit-form');
-      if (!(await manager.exists(KycDocument, { where: { userId: user.id } }))) {
+      if (!(await this.kyc.hasDocuments(manager, user.id))) {
         throw conflict(
           `cannot submit the form while KYC is ${user.kycState}: upload at least one document first`,
         );
       }
-      user.kycForm = toKycForm(input);
-      await this.apply(manager, user, events);
+      await this.apply(manager, user, events, { kycForm: toKycForm(input) });
       return this.view(manager, user);
     });
   }
 
-  /** An operator's decision; audited in the same transaction, as `actor` (X-Admin-Actor). */
+  /**
+   * An operator's decision: the user's review history gets it, and it is audited in the same
+   * transaction, as `actor` (X-Admin-Actor).
+   */
   async review(actor: string, orgId: number, orgUserId: string, decision: KycDecision): Promise<KycView> {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, decision.step);
       const eventIds = await this.apply(manager, user, events);
       const { step, ...text } = decision;
+      await this.kyc.insertReview(manager, {
+        orgId,
+        userId: user.id,
+        eventType: events.at(-1) as KycDecisionEvent,
+        message: 'reason' in text ? text.reason : 'message' in text ? text.message : (text.note ?? null),
+        reviewer: actor,
+        eventId: eventIds.at(-1) ?? '',
+      });
       await this.audit.record(manager, {
         actor,
         action: AUDIT_ACTIONS[step],
@@ -131,18 +144,8 @@ export class KycService {
     let total = 0;
     for (;;) {
       const expired = await this.dataSource.transaction(async (manager) => {
-        const [lock] = await manager.query<{ locked: boolean }[]>(
-          'SELECT pg_try_advisory_xact_lock($1::bigint) AS locked',
-          [KYC_EXPIRY_LOCK],
-        );
-        if (!lock?.locked) return null;
-        // A user locked by a request in flight is left for the next sweep rather than waited for.
-        const due = await manager.getRepository(User).find({
-          where: { kycState: In([...KYC_TRANSITIONS.expire.from]), kycExpiresAt: LessThanOrEqual(now) },
-          order: { kycExpiresAt: 'ASC' },
-          take: EXPIRY_BATCH,
-          lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
-        });
+        if (!(await this.kyc.tryExpiryLock(manager, KYC_EXPIRY_LOCK))) return null;
+        const due = await this.userRows.lockExpired(manager, KYC_TRANSITIONS.expire.from, now, EXPIRY_BATCH);
         for (const user of due) await this.apply(manager, user, this.plan(user, 'expire'));
         return due.length;
       });
@@ -164,13 +167,14 @@ export class KycService {
 
   /**
    * Moves the user through `events` in order, recording each with the user record as it stands after it
-   * (plus `extra` on KYC_DOC_UPLOADED), then saves the user. Returns the event ids.
+   * (plus the document's categories on KYC_DOC_UPLOADED), then writes the user, with `kycForm` when
+   * given. Returns the event ids.
    */
   private async apply(
     manager: EntityManager,
     user: User,
     events: readonly KycEventType[],
-    extra?: { docCategory: string; docSubCategory: string },
+    extra: { document?: { docCategory: string; docSubCategory: string }; kycForm?: KycForm } = {},
   ): Promise<string[]> {
     const ids: string[] = [];
     for (const eventType of events) {
@@ -182,35 +186,25 @@ export class KycService {
         ? new Date(Date.now() + this.config.kycExpiryDays * DAY_MS)
         : null;
       const data =
-        eventType === 'KYC_DOC_UPLOADED' && extra ? { ...userRecord(user), ...extra } : userRecord(user);
+        eventType === 'KYC_DOC_UPLOADED' && extra.document
+          ? { ...userRecord(user), ...extra.document }
+          : userRecord(user);
       ids.push(await this.events.record(manager, { orgId: user.orgId, entity: 'Users', eventType, data }));
     }
-    await manager.save(user);
+    const { kycState, kyc, userStatus, kycExpiresAt } = user;
+    const changes: UserChanges = { kycState, kyc, userStatus, kycExpiresAt };
+    if (extra.kycForm) changes.kycForm = extra.kycForm;
+    await this.userRows.update(manager, user, changes);
     return ids;
   }
 
   private async view(manager: EntityManager, user: User): Promise<KycView> {
-    const documents = await manager.find(KycDocument, {
-      where: { userId: user.id },
-      order: { createdAt: 'ASC' },
-    });
-    return kycView(user, documents, await this.lastReview(manager, user));
-  }
-
-  private async lastReview(manager: EntityManager, user: User): Promise<KycReview | null> {
-    const [row] = await manager.query<
-      {
-        details: { eventType: KycReview['eventType']; note?: string; reason?: string; message?: string };
-        at: Date;
-      }[]
-    >(
-      `SELECT details, created_at AS at FROM audit_log
-        WHERE org_id = $1 AND action LIKE 'kyc.%' AND details->>'orgUserId' = $2
-        ORDER BY id DESC LIMIT 1`,
-      [user.orgId, user.orgUserId],
+    const documents = await this.kyc.documents(manager, user.id);
+    const review = await this.kyc.lastReview(manager, user.id);
+    return kycView(
+      user,
+      documents,
+      review && { eventType: review.eventType, message: review.message, at: review.createdAt.toISOString() },
     );
-    if (!row) return null;
-    const { eventType, note, reason, message } = row.details;
-    return { eventType, message: reason ?? message ?? note ?? null, at: row.at.toISOString() };
   }
 }

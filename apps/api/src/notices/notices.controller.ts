@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 
-import { AdminActor } from '../admin/admin-actor.decorator.js';
-import { BigIdPipe } from '../admin/params.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { BigIdPipe } from '../common/params.js';
 import { AdminOnly } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { NoticesService } from './notices.service.js';
 
-@Controller('api/v1/admin/notices')
+@Controller('admin/notices')
 export class NoticesController {
   constructor(private readonly notices: NoticesService) {}
 

@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
+import { EventsModule } from '../events/events.module.js';
 import { NoticesController } from './notices.controller.js';
+import { NoticesRepository } from './notices.repository.js';
 import { NoticesService } from './notices.service.js';
 
-@Module({ controllers: [NoticesController], providers: [NoticesService] })
+@Module({
+  imports: [AuditModule, EventsModule],
+  controllers: [NoticesController],
+  providers: [NoticesRepository, NoticesService],
+})
 export class NoticesModule {}

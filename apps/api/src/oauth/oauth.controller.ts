@@ -8,7 +8,7 @@ import { RawResponse } from '../common/envelope.interceptor.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
 
-@Controller('api/v1/oauth')
+@Controller('oauth')
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
 

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 
+import { CredentialsModule } from '../credentials/credentials.module.js';
 import { OAuthController } from './oauth.controller.js';
 import { OAuthService } from './oauth.service.js';
 
-@Module({ controllers: [OAuthController], providers: [OAuthService] })
+@Module({ imports: [CredentialsModule], controllers: [OAuthController], providers: [OAuthService] })
 export class OAuthModule {}

@@ -1,13 +1,12 @@
 // Client-credentials tokens (spec 4.1, DESIGN section 6).
 import { Inject, Injectable } from '@nestjs/common';
-import { OAuthClient, OAuthToken } from '@svc/db';
 import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
-import { DataSource, IsNull } from 'typeorm';
 
 import { AppError, badRequest, rateLimited } from '../common/errors.js';
 import { RateLimiter } from '../common/rate-limiter.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { hashSecret, newCredential, sha256Hex, verifySecret } from '../auth/secrets.js';
+import { CredentialsRepository } from '../credentials/credentials.repository.js';
+import { hashSecret, newCredential, sha256Hex, verifySecret } from '../credentials/secrets.js';
 
 /** The spec's one refusal for bad credentials or scopes (spec 4.1): it says nothing of which it was. */
 const tokenRefused = () => new AppError('token_refused');
@@ -25,7 +24,7 @@ export class OAuthService {
   private readonly decoyHash: Promise<string>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: CredentialsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.perAddress = new RateLimiter(config.tokenRateLimitPerMinute, 60_000);
@@ -45,9 +44,7 @@ export class OAuthService {
     this.throttle(this.perAddress, address);
     this.throttle(this.perClient, credentials.clientId);
 
-    const client = await this.dataSource
-      .getRepository(OAuthClient)
-      .findOneBy({ clientId: credentials.clientId, revokedAt: IsNull() });
+    const client = await this.repository.findLiveClient(credentials.clientId);
     const secretOk = await verifySecret(
       credentials.clientSecret,
       client?.secretHash ?? (await this.decoyHash),
@@ -57,7 +54,7 @@ export class OAuthService {
 
     const token = newCredential('at');
     const ttl = this.config.tokenTtlSeconds;
-    await this.dataSource.getRepository(OAuthToken).insert({
+    await this.repository.insertToken({
       tokenHash: sha256Hex(token),
       clientId: client.id,
       orgId: client.orgId,

@@ -6,7 +6,7 @@ import { CreateOrderDto } from './dto/create-order.dto.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
 import { OrdersService } from './orders.service.js';
 
-@Controller('api/v1/orders')
+@Controller('orders')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
@@ -30,7 +30,7 @@ export class OrdersController {
   }
 }
 
-@Controller('api/v1/user/:orgUserId/positions')
+@Controller('user/:orgUserId/positions')
 export class PositionsController {
   constructor(private readonly orders: OrdersService) {}
 

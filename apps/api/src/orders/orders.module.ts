@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
+import { EventsModule } from '../events/events.module.js';
 import { OrdersController, PositionsController } from './orders.controller.js';
+import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
 import { OperatorPriceVenue, VENUE, type Venue } from './venue.js';
 
@@ -10,9 +12,9 @@ export class OrdersModule {
   static forRoot(venue: Venue = new OperatorPriceVenue()): DynamicModule {
     return {
       module: OrdersModule,
+      imports: [EventsModule],
       controllers: [OrdersController, PositionsController],
-      providers: [OrdersService, { provide: VENUE, useValue: venue }],
-      exports: [OrdersService],
+      providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
     };
   }
 }

@@ -1,15 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 
 import { AdminOnly } from '../auth/decorators.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { OrgIdPipe } from '../common/params.js';
 import { PageQuery } from '../common/pagination.js';
-import { AdminActor } from './admin-actor.decorator.js';
 import { CreateOrgDto } from './dto/create-org.dto.js';
 import { UpdateOrgDto } from './dto/update-org.dto.js';
-import { OrgIdPipe } from './params.js';
 import { OrgsService } from './orgs.service.js';
 
-@Controller('api/v1/admin/orgs')
-export class OrgsController {
+/** Organisations on the operator surface. */
+@Controller('admin/orgs')
+export class AdminOrgsController {
   constructor(private readonly orgs: OrgsService) {}
 
   @Post()

@@ -17,6 +17,16 @@ export function orgView(org: Organisation, webhook: { url: string; status: strin
   };
 }
 
+export type OrgView = ReturnType<typeof orgView>;
+
+/** The organisation on the operator surface: as its own view shows it, without the webhook. */
+export function adminOrgView(org: Organisation) {
+  const { orgId, name, plan, kycDomain, supportEmails, policy, createdAt, updatedAt } = orgView(org);
+  return { orgId, name, plan, kycDomain, supportEmails, policy, createdAt, updatedAt };
+}
+
+export type AdminOrgView = ReturnType<typeof adminOrgView>;
+
 /**
  * Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON numbers
  * on the wire with exactly the stored digits, as the spec writes money (DESIGN section 4).

@@ -1,82 +1,70 @@
-// Organisations on the operator surface: create, read, list, change name, kycDomain, plan and support
-// addresses. Policy changes emit Actions events and have their own endpoint (DESIGN section 8).
+// Organisations: their own view (GET /api/v1/org/) and the operator surface: create, read, list, change
+// name, kycDomain, plan and support addresses. Policy changes emit Actions events and have their own
+// feature (policy/, DESIGN section 8).
 import { Injectable } from '@nestjs/common';
-import { Organisation } from '@svc/db';
-import { DataSource, type EntityManager, type FindOptionsWhere, MoreThan } from 'typeorm';
+import { DEFAULT_POLICY, type Organisation, type OrgPolicy } from '@svc/db';
+import { DataSource, type EntityManager } from 'typeorm';
 
+import { AuditService } from '../audit/audit.service.js';
 import { badRequest, notFound } from '../common/errors.js';
-import { DEFAULT_PAGE_SIZE, decodeCursor, type Page, PageQuery, toPage } from '../common/pagination.js';
-import { adminOrgView, type AdminOrgView } from './admin.views.js';
-import { AuditService } from './audit.service.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import type { CreateOrgDto } from './dto/create-org.dto.js';
 import type { UpdateOrgDto } from './dto/update-org.dto.js';
-import { ProvisioningService } from './provisioning.service.js';
+import { adminOrgView, type AdminOrgView, orgView, type OrgView } from './org.view.js';
+import { OrgsRepository } from './orgs.repository.js';
 
 const UPDATABLE = ['name', 'kycDomain', 'plan', 'supportEmails'] as const;
-
-/** The organisation, or 404; `lock` holds it for the rest of the transaction. */
-export async function findOrg(manager: EntityManager, orgId: number, lock = false): Promise<Organisation> {
-  const org = await manager.getRepository(Organisation).findOne({
-    where: { id: orgId },
-    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
-  if (!org) throw notFound(`no organisation ${orgId}`);
-  return org;
-}
 
 @Injectable()
 export class OrgsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly provisioning: ProvisioningService,
+    private readonly orgs: OrgsRepository,
     private readonly audit: AuditService,
   ) {}
 
-  create(actor: string, input: CreateOrgDto): Promise<AdminOrgView> {
+  /** The organisation, or 404; `lock` holds it for the rest of the transaction. */
+  async find(manager: EntityManager, orgId: number, lock = false): Promise<Organisation> {
+    const org = await this.orgs.find(manager, orgId, lock);
+    if (!org) throw notFound(`no organisation ${orgId}`);
+    return org;
+  }
+
+  /** The caller's own organisation, with its webhook (spec 4.4). */
+  async own(orgId: number): Promise<OrgView> {
+    const found = await this.orgs.findWithWebhook(orgId);
+    if (!found) throw notFound('the organisation no longer exists');
+    return orgView(found.org, found.webhook && { url: found.webhook.url, status: found.webhook.status });
+  }
+
+  /** Creates the organisation (with `policy`, else the default one) and audits it as `actor`. */
+  create(actor: string, input: CreateOrgDto, policy: Partial<OrgPolicy> = {}): Promise<AdminOrgView> {
     return this.dataSource.transaction(async (manager) => {
-      const org = await this.provisioning.createOrganisation(
-        {
-          name: input.name,
-          kycDomain: input.kycDomain,
-          plan: input.plan,
-          supportEmails: input.supportEmails ?? [],
-        },
-        manager,
-      );
+      const org = await this.orgs.insert(manager, {
+        name: input.name,
+        kycDomain: input.kycDomain.toLowerCase(),
+        plan: input.plan,
+        supportEmails: [...(input.supportEmails ?? [])],
+        policy: { ...DEFAULT_POLICY, ...policy },
+      });
       const view = adminOrgView(org);
+      const { name, kycDomain, plan, supportEmails } = view;
       await this.audit.record(manager, {
         actor,
         action: 'org.create',
         orgId: org.id,
-        details: {
-          name: view.name,
-          kycDomain: view.kycDomain,
-          plan: view.plan,
-          supportEmails: view.supportEmails,
-        },
+        details: { name, kycDomain, plan, supportEmails },
       });
       return view;
     });
   }
 
   async get(orgId: number): Promise<AdminOrgView> {
-    return adminOrgView(await findOrg(this.dataSource.manager, orgId));
+    return adminOrgView(await this.find(this.dataSource.manager, orgId));
   }
 
   async list(query: PageQuery): Promise<Page<AdminOrgView>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const after = decodeCursor(query.cursor);
-    const where: FindOptionsWhere<Organisation> = {};
-    if (after !== undefined) where.id = MoreThan(Number(after));
-    const rows = await this.dataSource
-      .getRepository(Organisation)
-      .find({ where, order: { id: 'ASC' }, take: limit + 1 });
-    // The page helper keys its cursor on string ids; organisation ids are integers.
-    return toPage(
-      rows.map((org) => ({ id: String(org.id), org })),
-      limit,
-      ({ org }) => adminOrgView(org),
-    );
+    return mapPage(await this.orgs.list(query), adminOrgView);
   }
 
   /** Changes the fields sent; the audit entry lists each changed field's old and new value. */
@@ -85,7 +73,7 @@ export class OrgsService {
       throw badRequest(`send at least one of ${UPDATABLE.join(', ')}`);
     }
     return this.dataSource.transaction(async (manager) => {
-      const org = await findOrg(manager, orgId, true);
+      const org = await this.find(manager, orgId, true);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const field of UPDATABLE) {
         const value = input[field];
@@ -96,9 +84,14 @@ export class OrgsService {
       if (input.kycDomain !== undefined) org.kycDomain = input.kycDomain;
       if (input.plan !== undefined) org.plan = input.plan;
       if (input.supportEmails !== undefined) org.supportEmails = input.supportEmails;
-      const saved = Object.keys(changes).length > 0 ? await manager.save(org) : org;
+      const saved = Object.keys(changes).length > 0 ? await this.orgs.save(manager, org) : org;
       await this.audit.record(manager, { actor, action: 'org.update', orgId, details: { changes } });
       return adminOrgView(saved);
     });
+  }
+
+  /** Replaces the policy of an organisation locked by {@link find} in this transaction. */
+  savePolicy(manager: EntityManager, org: Organisation, policy: OrgPolicy): Promise<Organisation> {
+    return this.orgs.savePolicy(manager, org, policy);
   }
 }

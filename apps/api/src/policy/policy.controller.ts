@@ -1,12 +1,12 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 
-import { AdminActor } from '../admin/admin-actor.decorator.js';
-import { OrgIdPipe } from '../admin/params.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { OrgIdPipe } from '../common/params.js';
 import { AdminOnly } from '../auth/decorators.js';
 import { UpdatePolicyDto } from './dto/update-policy.dto.js';
 import { PolicyService } from './policy.service.js';
 
-@Controller('api/v1/admin/orgs/:orgId/policy')
+@Controller('admin/orgs/:orgId/policy')
 export class PolicyController {
   constructor(private readonly policy: PolicyService) {}
 

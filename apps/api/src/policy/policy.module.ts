@@ -1,7 +1,15 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { OrgsModule } from '../orgs/orgs.module.js';
 import { PolicyController } from './policy.controller.js';
 import { PolicyService } from './policy.service.js';
 
-@Module({ controllers: [PolicyController], providers: [PolicyService] })
+@Module({
+  imports: [OrgsModule, AuditModule, EventsModule],
+  controllers: [PolicyController],
+  providers: [PolicyService],
+  exports: [PolicyService],
+})
 export class PolicyModule {}

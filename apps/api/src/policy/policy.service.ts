@@ -6,12 +6,12 @@ import type { OrgPolicy } from '@svc/db';
 import type { ActionName, ActionsData } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
-import { adminOrgView, type AdminOrgView } from '../admin/admin.views.js';
-import { AuditService } from '../admin/audit.service.js';
-import { findOrg } from '../admin/orgs.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import { badRequest } from '../common/errors.js';
 import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
 import { EventsService } from '../events/events.service.js';
+import { adminOrgView, type AdminOrgView } from '../orgs/org.view.js';
+import { OrgsService } from '../orgs/orgs.service.js';
 import type { UpdatePolicyDto } from './dto/update-policy.dto.js';
 
 /** The limit fields and the Actions event each one's change emits, in the spec's order of names. */
@@ -44,6 +44,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 export class PolicyService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly orgs: OrgsService,
     private readonly audit: AuditService,
     private readonly events: EventsService,
   ) {}
@@ -53,7 +54,7 @@ export class PolicyService {
       throw badRequest(`send at least one of ${POLICY_FIELDS.join(', ')}`);
     }
     return this.dataSource.transaction(async (manager) => {
-      const org = await findOrg(manager, orgId, true);
+      const org = await this.orgs.find(manager, orgId, true);
       const old = org.policy;
       const next: OrgPolicy = { ...old };
       const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -99,11 +100,7 @@ export class PolicyService {
         next[field] = to;
       }
 
-      let saved = org;
-      if (Object.keys(changes).length > 0) {
-        org.policy = next;
-        saved = await manager.save(org);
-      }
+      const saved = Object.keys(changes).length > 0 ? await this.orgs.savePolicy(manager, org, next) : org;
       const eventIds: string[] = [];
       for (const data of actions) {
         eventIds.push(await this.events.record(manager, { orgId, entity: 'Actions', data }));

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 
-import { AdminActor } from '../admin/admin-actor.decorator.js';
-import { SymbolPipe } from '../admin/params.js';
+import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { SymbolPipe } from '../common/params.js';
 import { AdminOnly } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { SetPriceDto } from './dto/set-price.dto.js';
 import { PricesService } from './prices.service.js';
 
-@Controller('api/v1/admin/prices')
+@Controller('admin/prices')
 export class PricesController {
   constructor(private readonly prices: PricesService) {}
 

@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
 import { PricesController } from './prices.controller.js';
+import { PricesRepository } from './prices.repository.js';
 import { PricesService } from './prices.service.js';
 
-@Module({ controllers: [PricesController], providers: [PricesService], exports: [PricesService] })
+@Module({
+  imports: [AuditModule],
+  controllers: [PricesController],
+  providers: [PricesRepository, PricesService],
+  exports: [PricesService],
+})
 export class PricesModule {}

@@ -7,7 +7,7 @@ import { ListUsersQuery } from './dto/list-users.query.js';
 import { UpdateUserDto } from './dto/update-user.dto.js';
 import { UsersService } from './users.service.js';
 
-@Controller('api/v1/user')
+@Controller('user')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 

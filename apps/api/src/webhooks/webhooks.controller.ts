@@ -7,7 +7,7 @@ import { ListDeliveriesQuery } from './dto/list-deliveries.query.js';
 import { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 
-@Controller('api/v1/webhooks')
+@Controller('webhooks')
 export class WebhooksController {
   constructor(
     private readonly webhooks: WebhooksService,

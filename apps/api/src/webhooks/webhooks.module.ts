@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 
+import { EventsModule } from '../events/events.module.js';
+import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
+  imports: [OrgsModule, EventsModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, DeliveriesService],
-  exports: [WebhooksService],
+  providers: [WebhooksRepository, WebhooksService, DeliveriesService],
 })
 export class WebhooksModule {}

@@ -1,7 +1,7 @@
 // An organisation's webhook endpoint (DESIGN section 9): registration runs the signed challenge (spec
 // 6.1) through the same sender and address rules as the worker's deliveries.
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Organisation, WebhookEndpoint, encryptSecret } from '@svc/db';
+import { type WebhookEndpoint, encryptSecret } from '@svc/db';
 import {
   ReceiverRefusedError,
   WebhookSender,
@@ -13,8 +13,10 @@ import { DataSource } from 'typeorm';
 
 import { badRequest, forbidden, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { OrgsService } from '../orgs/orgs.service.js';
 import type { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { webhookView, type WebhookView } from './webhook.view.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 @Injectable()
 export class WebhooksService implements OnApplicationShutdown {
@@ -22,6 +24,8 @@ export class WebhooksService implements OnApplicationShutdown {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly webhooks: WebhooksRepository,
+    private readonly orgs: OrgsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sender = new WebhookSender({ policy: config.webhooks.receivers });
@@ -29,8 +33,7 @@ export class WebhooksService implements OnApplicationShutdown {
 
   /** Registers (or replaces) the organisation's one endpoint; the answer says whether the challenge passed. */
   async register(orgId: number, input: RegisterWebhookDto): Promise<WebhookView> {
-    const org = await this.dataSource.getRepository(Organisation).findOneBy({ id: orgId });
-    if (!org) throw notFound('the organisation no longer exists');
+    const org = await this.orgs.find(this.dataSource.manager, orgId);
     if (org.plan !== 'ENTERPRISE') {
       throw forbidden('webhooks are offered on the ENTERPRISE plan only');
     }
@@ -47,16 +50,14 @@ export class WebhooksService implements OnApplicationShutdown {
     if (refused === 'blocked_address' || refused === 'dns_failure') {
       throw badRequest(`url: ${challenge.attempt.response}`);
     }
-    const values = {
+    const endpoint = await this.webhooks.upsertEndpoint({
       orgId,
       url: url.toString(),
       secretCiphertext: encryptSecret(this.config.masterKey, input.secret),
       status: challenge.passed ? ('ACTIVE' as const) : ('CHALLENGE_FAILED' as const),
       challengeError: challenge.reason,
-    };
-    const repository = this.dataSource.getRepository(WebhookEndpoint);
-    await repository.upsert(values, { conflictPaths: ['orgId'] });
-    return webhookView(await repository.findOneByOrFail({ orgId }));
+    });
+    return webhookView(endpoint);
   }
 
   async get(orgId: number): Promise<WebhookView> {
@@ -65,7 +66,7 @@ export class WebhooksService implements OnApplicationShutdown {
 
   async remove(orgId: number): Promise<{ url: string; deleted: true }> {
     const endpoint = await this.find(orgId);
-    await this.dataSource.getRepository(WebhookEndpoint).delete({ id: endpoint.id });
+    await this.webhooks.deleteEndpoint(endpoint);
     return { url: endpoint.url, deleted: true };
   }
 
@@ -74,7 +75,7 @@ export class WebhooksService implements OnApplicationShutdown {
   }
 
   private async find(orgId: number): Promise<WebhookEndpoint> {
-    const endpoint = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId });
+    const endpoint = await this.webhooks.findEndpoint(orgId);
     if (!endpoint) throw notFound('no webhook is registered');
     return endpoint;
   }

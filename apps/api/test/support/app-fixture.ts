@@ -10,7 +10,9 @@ import type { PgBoss } from 'pg-boss';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 
-import { ProvisioningService } from '../../src/admin/provisioning.service.js';
+import { ApiKeysService } from '../../src/credentials/api-keys.service.js';
+import { OAuthClientsService } from '../../src/credentials/oauth-clients.service.js';
+import { OrgsService } from '../../src/orgs/orgs.service.js';
 import { createApp } from '../../src/app.js';
 import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
@@ -159,16 +161,16 @@ export class ApiFixture {
   async createOrg(
     options: { plan?: OrgPlan; kycDomain?: string; scopes?: readonly Scope[]; name?: string } = {},
   ): Promise<OrgSession> {
-    const provisioning = this.app.get(ProvisioningService);
-    const org = await provisioning.createOrganisation({
+    const { orgId } = await this.app.get(OrgsService).create('test', {
       name: options.name ?? `org-${randomBytes(3).toString('hex')}`,
       kycDomain: options.kycDomain ?? 'example.com',
       plan: options.plan ?? 'ENTERPRISE',
       supportEmails: ['support@example.com'],
     });
-    const key = await provisioning.issueApiKey(org.id, 'test');
-    const client = await provisioning.issueOAuthClient(org.id, options.scopes ?? ALL_SCOPES, 'test');
-    return new OrgSession(this, org.id, key.apiKey, key.apiSecret, client.clientId, client.clientSecret);
+    const key = await this.app.get(ApiKeysService).issue('test', orgId, { label: 'test' });
+    const scopes = (options.scopes ?? ALL_SCOPES).join(' ');
+    const client = await this.app.get(OAuthClientsService).issue('test', orgId, { scopes, label: 'test' });
+    return new OrgSession(this, orgId, key.apiKey, key.apiSecret, client.clientId, client.clientSecret);
   }
 
   /** A request as given: no credentials unless `headers` carries them. */

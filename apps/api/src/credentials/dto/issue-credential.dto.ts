@@ -1,6 +1,6 @@
 import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
 
-import { IfPresent } from './org-fields.js';
+import { IfPresent } from '../../common/validation.js';
 
 const Label = () =>
   Matches(/^[^\p{Cc}]{0,100}$/u, {

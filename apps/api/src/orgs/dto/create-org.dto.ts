@@ -1,7 +1,8 @@
 import type { OrgPlan } from '@svc/db';
 import { IsDefined } from 'class-validator';
 
-import { IfPresent, KycDomain, OrgName, Plan, SupportEmails } from './org-fields.js';
+import { IfPresent } from '../../common/validation.js';
+import { KycDomain, OrgName, Plan, SupportEmails } from './org-fields.js';
 
 /** Body of POST /api/v1/admin/orgs/. */
 export class CreateOrgDto {

@@ -2,19 +2,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ORG_PLANS } from '@svc/db';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsEmail,
-  IsIn,
-  IsString,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
-
-/** Validates the field when it is present; null is validated (and refused), unlike @IsOptional(). */
-export const IfPresent = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+import { ArrayMaxSize, ArrayUnique, IsArray, IsEmail, IsIn, IsString, Matches } from 'class-validator';
 
 export const ORG_NAME = /^(?=.*\S)[^\p{Cc}]{1,200}$/u;
 

@@ -1,6 +1,7 @@
 import type { OrgPlan } from '@svc/db';
 
-import { IfPresent, KycDomain, OrgName, Plan, SupportEmails } from './org-fields.js';
+import { IfPresent } from '../../common/validation.js';
+import { KycDomain, OrgName, Plan, SupportEmails } from './org-fields.js';
 
 /** Body of PATCH /api/v1/admin/orgs/{orgId}/: the fields to change; supportEmails replaces the list. */
 export class UpdateOrgDto {

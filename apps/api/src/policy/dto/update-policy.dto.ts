@@ -1,4 +1,4 @@
-import { IfPresent } from '../../admin/dto/org-fields.js';
+import { IfPresent } from '../../common/validation.js';
 import { EnabledAssets, LimitMap, Rate } from './policy-fields.js';
 
 /** Body of PATCH /api/v1/admin/orgs/{orgId}/policy/: each field sent replaces that field whole. */

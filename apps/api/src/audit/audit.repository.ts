@@ -1,0 +1,34 @@
+// Every query of the audit log: rows are only ever added, in the transaction of the change they record.
+import { Injectable } from '@nestjs/common';
+import { AuditEntry } from '@svc/db';
+import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+
+import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import type { ListAuditQuery } from './dto/list-audit.query.js';
+
+const BY_ID: Keyset<AuditEntry, 'id'> = { column: 'id', key: ROW_ID };
+
+export interface NewAuditEntry {
+  /** The X-Admin-Actor label, or 'admin'. */
+  readonly actor: string;
+  /** `<resource>.<verb>`, e.g. `org.create`, `api-key.revoke`. */
+  readonly action: string;
+  readonly orgId: number | null;
+  readonly details: object;
+}
+
+@Injectable()
+export class AuditRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, entry: NewAuditEntry): Promise<void> {
+    await manager.insert(AuditEntry, { ...entry });
+  }
+
+  list(query: ListAuditQuery): Promise<Page<AuditEntry>> {
+    const where: FindOptionsWhere<AuditEntry> = {};
+    if (query.orgId !== undefined) where.orgId = query.orgId;
+    if (query.action !== undefined) where.action = query.action;
+    return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query);
+  }
+}
