@@ -66,7 +66,8 @@ export class UsersRepository {
       const value = changes[field];
       return field === 'kycForm' && value !== null ? JSON.stringify(value) : value;
     });
-    const [row] = await manager.query<{ updated_at: Date }[]>(
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [[row]] = await manager.query<[{ updated_at: Date }[], number]>(
       `UPDATE users SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING updated_at`,
       [user.id, ...values],
     );
