@@ -511,6 +511,38 @@ describe('KYC', () => {
         'KYC_FORM_SUBMITTED',
       ]);
     });
+
+    it('keeps each decision in the user’s review history, not in the audit log, which nothing reads back', async () => {
+      await userIn('KYC_FORM_SUBMITTED', 'history');
+      await ok(review('request-information', 'history', { message: 'Send a clearer photo' }));
+      await ok(upload(org, 'history'));
+      await ok(submitForm('history'));
+      await ok(
+        review('reject', 'history', { reason: 'Document expired' }, org.orgId, { 'x-admin-actor': 'carol' }),
+      );
+      const reviews = await api.rows<{
+        event_type: string;
+        message: string;
+        reviewer: string;
+        event_id: string;
+      }>(
+        `SELECT r.event_type, r.message, r.reviewer, r.event_id FROM kyc_reviews r JOIN users u ON u.id = r.user_id
+          WHERE u.org_user_id = 'history' ORDER BY r.id`,
+      );
+      expect(reviews.map(({ event_type, message, reviewer }) => [event_type, message, reviewer])).toEqual([
+        ['KYC_RFI', 'Send a clearer photo', 'admin'],
+        ['KYC_REJECTED', 'Document expired', 'carol'],
+      ]);
+      const rejected = (await kycEventsOf('history')).at(-1);
+      expect(rejected).toMatchObject({ event_type: 'KYC_REJECTED', id: reviews[1]!.event_id });
+
+      await api.rows("DELETE FROM audit_log WHERE details->>'orgUserId' = 'history'");
+      expect((await getKyc('history')).body.data!.review).toEqual({
+        eventType: 'KYC_REJECTED',
+        message: 'Document expired',
+        at: expect.any(String) as string,
+      });
+    });
   });
 
   // ---- the state machine, through the api -------------------------------------------------------------

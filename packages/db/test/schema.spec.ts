@@ -32,6 +32,40 @@ describe('schema', () => {
     expect(await pendingSchemaChanges(db.dataSource)).toEqual([]);
   });
 
+  it('copies KYC decisions made before kyc_reviews from the audit log into it, once', async () => {
+    const last = MIGRATIONS.at(-1);
+    expect(last?.name).toBe('KycReviews1795400000000');
+    await db.dataSource.undoLastMigration({ transaction: 'each' });
+    const [org] = await db.dataSource.query<{ id: number }[]>(
+      "INSERT INTO organisations (name, kyc_domain, plan, policy) VALUES ('k', 'k.test', 'STANDARD', '{}') RETURNING id",
+    );
+    const [user] = await db.dataSource.query<{ id: string }[]>(
+      "INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status) VALUES ($1, 'k-1', false, true, 'PENDING') RETURNING id",
+      [org?.id],
+    );
+    const eventId = '0b6f2a55-3a3e-4c6b-9a5e-6d2f1c1e9a01';
+    await db.dataSource.query(
+      `INSERT INTO audit_log (actor, action, org_id, details) VALUES
+         ('dave', 'kyc.reject', $1, jsonb_build_object('orgUserId', 'k-1', 'eventType', 'KYC_REJECTED', 'eventId', $2::text, 'reason', 'Blurred')),
+         ('dave', 'org.update', $1, '{}')`,
+      [org?.id, eventId],
+    );
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    const reviews = await db.dataSource.query<unknown[]>(
+      'SELECT org_id, user_id, event_type, message, reviewer, event_id FROM kyc_reviews',
+    );
+    expect(reviews).toEqual([
+      {
+        org_id: org?.id,
+        user_id: user?.id,
+        event_type: 'KYC_REJECTED',
+        message: 'Blurred',
+        reviewer: 'dave',
+        event_id: eventId,
+      },
+    ]);
+  });
+
   it('refuses a second user with the same orgUserId in one organisation, and allows it in another', async () => {
     const [a] = await db.dataSource.query<{ id: number }[]>(
       "INSERT INTO organisations (name, kyc_domain, plan, policy) VALUES ('a', 'a.test', 'STANDARD', '{}') RETURNING id",
