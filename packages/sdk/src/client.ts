@@ -4,15 +4,14 @@ import { createHash, randomUUID } from 'node:crypto';
 
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { PageRequest } from './pagination.js';
+import { RequestSigner } from './request-signer.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import {
-  DEFAULT_RETRY_POLICY,
   DEFAULT_TIMEOUT_MS,
-  RequestSigner,
   Transport,
   type ApiRequest,
   type FetchLike,
   type RequestOptions,
-  type RetryPolicy,
 } from './transport.js';
 import type {
   CreateOrderParams,
