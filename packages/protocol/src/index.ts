@@ -1,7 +1,8 @@
 // @svc/protocol: the wire format shared by the api, the webhooks worker and the SDK.
 export * from './canonical-json.js';
 export * from './envelope.js';
-export * from './events.js';
+export * from './event-parsers.js';
+export * from './event-types.js';
 export * from './headers.js';
 export * from './oauth.js';
 export * from './query.js';

@@ -27,7 +27,7 @@ import {
   type SystemInformationData,
   type User,
   type WebhookEvent,
-} from '../src/events.js';
+} from '../src/index.js';
 
 const user = {
   orgUserId: 'user-1',

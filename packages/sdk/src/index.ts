@@ -3,15 +3,10 @@ export { SvcClient, SDK_VERSION } from './client.js';
 export type { ApiKeyOptions, CommonOptions, OAuthOptions, SvcClientOptions } from './client.js';
 export * from './errors.js';
 export { PageRequest } from './pagination.js';
-export { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './transport.js';
-export type {
-  ApiRequest,
-  FetchLike,
-  QueryValue,
-  RequestBody,
-  RequestOptions,
-  RetryPolicy,
-} from './transport.js';
+export { DEFAULT_RETRY_POLICY } from './retry-policy.js';
+export type { RetryPolicy } from './retry-policy.js';
+export { DEFAULT_TIMEOUT_MS } from './transport.js';
+export type { ApiRequest, FetchLike, QueryValue, RequestBody, RequestOptions } from './transport.js';
 export type * from './types.js';
 export * from './webhooks.js';
 export { createWebhookHandler, MemoryEventIdStore } from './webhook-handler.js';

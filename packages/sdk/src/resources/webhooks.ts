@@ -1,0 +1,84 @@
+// The client's `webhooks` group: the organisation's endpoint, redeliveries and the delivery log.
+import { PageRequest } from '../pagination.js';
+import type { RequestOptions } from '../transport.js';
+import type {
+  DeletedWebhook,
+  ListDeliveriesParams,
+  Page,
+  PageParams,
+  Redelivery,
+  RegisterWebhookParams,
+  Webhook,
+  WebhookDelivery,
+} from '../types.js';
+import { path, pick, requireId, type Call } from './call.js';
+
+export class DeliveriesResource {
+  constructor(private readonly call: Call) {}
+
+  /** The attempt log, oldest first. */
+  list(params: ListDeliveriesParams = {}, options?: RequestOptions): PageRequest<WebhookDelivery> {
+    return new PageRequest(
+      (page: PageParams) =>
+        this.call<Page<WebhookDelivery>>(
+          {
+            method: 'GET',
+            path: path('webhooks', 'deliveries'),
+            query: {
+              eventId: params.eventId,
+              delivered: params.delivered,
+              limit: page.limit,
+              cursor: page.cursor,
+            },
+            idempotent: true,
+          },
+          options,
+        ),
+      pick(params),
+    );
+  }
+}
+
+export class WebhooksResource {
+  readonly deliveries: DeliveriesResource;
+
+  constructor(private readonly call: Call) {
+    this.deliveries = new DeliveriesResource(call);
+  }
+
+  /**
+   * Registers (or replaces) the organisation's endpoint. The api sends it the challenge before it answers;
+   * `challengePassed` says whether your receiver answered it.
+   */
+  register(params: RegisterWebhookParams, options?: RequestOptions): Promise<Webhook> {
+    return this.call(
+      {
+        method: 'POST',
+        path: path('webhooks'),
+        body: { kind: 'json', value: { url: params.url, secret: params.secret } },
+        idempotent: false,
+      },
+      options,
+    );
+  }
+
+  get(options?: RequestOptions): Promise<Webhook> {
+    return this.call({ method: 'GET', path: path('webhooks'), idempotent: true }, options);
+  }
+
+  delete(options?: RequestOptions): Promise<DeletedWebhook> {
+    return this.call({ method: 'DELETE', path: path('webhooks'), idempotent: false }, options);
+  }
+
+  /** One more attempt of a delivered, failed or skipped event inside its 24 h window. */
+  redeliver(eventId: string, options?: RequestOptions): Promise<Redelivery> {
+    return this.call(
+      {
+        method: 'POST',
+        path: path('webhooks', 'events', requireId('eventId', eventId), 'redeliver'),
+        idempotent: false,
+      },
+      options,
+    );
+  }
+}
