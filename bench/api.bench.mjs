@@ -1,5 +1,5 @@
 // Requests per second of the api over HTTP against a bare node:http + pg reference doing the same work
-// (lib/bare-api.mjs), and against the same app on Express, all measured in one run:
+// (lib/bare-api.mjs), both measured in one run:
 //   signed write: POST /api/v1/user/ with an API key signature, a fresh signature and orgUserId on every
 //     request (replays are refused): signature check, replay claim, then user + event + job in one
 //     transaction;
@@ -35,7 +35,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-const CANDIDATES = ['fastify', 'express', 'bare'];
+const CANDIDATES = ['api', 'bare'];
 const runId = randomBytes(3).toString('hex');
 let created = 0;
 
@@ -328,7 +328,7 @@ function report(samples, scenarios) {
       ratios[`${scenario}|${name}`] = ratio;
       rows.push({
         route: ROUTES[scenario],
-        candidate: name === 'bare' ? 'bare node:http + pg' : `api on ${name}`,
+        candidate: name === 'bare' ? 'bare node:http + pg' : 'api',
         'req/s': Math.round(figure.rps).toLocaleString('en-US'),
         'p50 ms': figure.p50.toFixed(2),
         'p99 ms': figure.p99.toFixed(2),
@@ -343,15 +343,10 @@ function report(samples, scenarios) {
   );
   console.table(rows);
   for (const scenario of scenarios) {
-    const ratio = ratios[`${scenario}|fastify`];
+    const ratio = ratios[`${scenario}|api`];
     const target = TARGETS[scenario];
     console.log(
       `target: ${scenario} >= ${target} of bare: ${ratio >= target ? 'met' : 'NOT met'} (${ratio})`,
     );
   }
-  const versus = (scenario) =>
-    (figures[`${scenario}|fastify`].rps / figures[`${scenario}|express`].rps).toFixed(2);
-  console.log(
-    `Fastify / Express: ${scenarios.map((scenario) => `${versus(scenario)} on the ${scenario}`).join(', ')}`,
-  );
 }

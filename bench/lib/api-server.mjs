@@ -1,6 +1,6 @@
 // One candidate of the api benchmark, run as a child process so that the load generator (autocannon, in
 // the parent) never shares an event loop with the server it measures:
-//   node lib/api-server.mjs fastify|express|bare
+//   node lib/api-server.mjs api|bare
 // with DATABASE_URL (migrations are applied at start, as `npm start` does), MASTER_KEY, ADMIN_TOKEN and
 // LOG_LEVEL in the environment. Over IPC it tells the parent its port, answers 'cpu' with its CPU time so
 // far, and on 'stop' closes the server, the queue and the pool, then exits (so a --cpu-prof profile is
@@ -25,7 +25,7 @@ if (candidate === 'bare') {
   const bare = await startBareApi({ url, config });
   stop = () => bare.close();
   report(bare.server.address().port);
-} else if (candidate === 'fastify' || candidate === 'express') {
+} else if (candidate === 'api') {
   const { createApp } = await import('@svc/api/dist/app.js');
   const { createLogger } = await import('@svc/api/dist/common/logger.js');
   const logger = createLogger(config.logLevel);
@@ -33,10 +33,7 @@ if (candidate === 'bare') {
   const boss = await startBoss({ url, supervise: false }, (error) =>
     logger.warn({ err: error }, 'queue error'),
   );
-  const app = await createApp(
-    { config, logger, dataSource, boss },
-    { adapter: candidate, without: await fastifyOnly() },
-  );
+  const app = await createApp({ config, logger, dataSource, boss });
   await app.listen(0, '127.0.0.1');
   stop = async () => {
     await app.close();
@@ -45,22 +42,7 @@ if (candidate === 'bare') {
   };
   report(app.getHttpServer().address().port);
 } else {
-  throw new Error(`unknown candidate ${candidate}: fastify, express or bare`);
-}
-
-/**
- * Modules that cannot run on Express: the KYC upload uses @nestjs/platform-fastify/multipart, which
- * refuses any other adapter. Neither measured route goes near it.
- */
-async function fastifyOnly() {
-  if (candidate !== 'express') return [];
-  try {
-    const { KycModule } = await import('@svc/api/dist/kyc/kyc.module.js');
-    return [KycModule];
-  } catch (error) {
-    if (error.code === 'ERR_MODULE_NOT_FOUND') return [];
-    throw error;
-  }
+  throw new Error(`unknown candidate ${candidate}: api or bare`);
 }
 
 function report(port) {
