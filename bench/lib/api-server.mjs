@@ -5,6 +5,7 @@
 // LOG_LEVEL in the environment. Over IPC it tells the parent its port, answers 'cpu' with its CPU time so
 // far, and on 'stop' closes the server, the queue and the pool, then exits (so a --cpu-prof profile is
 // written).
+import { createApp, createLogger, loadConfig } from '@svc/api';
 import { openDatabase, startBoss } from '@svc/db';
 
 import { startBareApi } from './bare-api.mjs';
@@ -14,7 +15,6 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
 
 // The api's own configuration loader, so that every candidate runs with the same window and body limit.
-const { loadConfig } = await import('@svc/api/dist/config/config.js');
 const config = loadConfig(process.env);
 
 let stop;
@@ -26,8 +26,6 @@ if (candidate === 'bare') {
   stop = () => bare.close();
   report(bare.server.address().port);
 } else if (candidate === 'api') {
-  const { createApp } = await import('@svc/api/dist/app.js');
-  const { createLogger } = await import('@svc/api/dist/common/logger.js');
   const logger = createLogger(config.logLevel);
   const dataSource = await openDatabase({ url, applicationName: `bench-${candidate}` });
   const boss = await startBoss({ url, supervise: false }, (error) =>
