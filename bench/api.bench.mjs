@@ -7,8 +7,9 @@
 //   signed order: POST /api/v1/orders/ with an API key signature, a fresh clientOrderId each time, spread
 //     over ORDER_USERS users: signature check, replay claim, then the order's transaction (lock the user,
 //     read policy and facts, every check with every limit set, fill at the operator price, order, position,
-//     event, job). The reference runs the api's own statements and arithmetic, so the ratio is what the
-//     framework, TypeORM and the guards cost.
+//     event, job). The reference writes the same statements and arithmetic itself (lib/bare-orders.mjs),
+//     and before anything is timed both must answer a set of orders alike (lib/order-equivalence.mjs),
+//     so the ratio is what the framework, TypeORM and the guards cost.
 // One embedded PostgreSQL, a fresh database per candidate. Each candidate is a child process
 // (lib/api-server.mjs) and autocannon runs here: on 2 cores, load generation and serving then never share
 // an event loop, and every candidate gets the same load generator.
@@ -25,6 +26,7 @@ import { join } from 'node:path';
 import { openDatabase, startEmbeddedPostgres } from '@svc/db';
 import autocannon from 'autocannon';
 
+import { CHECK_USER, checkOrderEquivalence } from './lib/order-equivalence.mjs';
 import { seed, signedHeaders } from './lib/seed.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -67,6 +69,7 @@ const postgres = await startEmbeddedPostgres({ dir, persistent: false });
 const servers = [];
 try {
   for (const name of CANDIDATES) servers.push(await startCandidate(name));
+  await checkOrderEquivalence(servers);
   const allScenarios = {
     'signed write': (server) => signedWrite(server),
     'bearer echo': (server) => bearerEcho(server),
@@ -114,7 +117,7 @@ async function startCandidate(name) {
   try {
     const credentials = await seed(`http://127.0.0.1:${server.port}`, env.ADMIN_TOKEN, {
       name: `bench ${name}`,
-      userIds: Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`),
+      userIds: [CHECK_USER, ...Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`)],
     });
     if (name === 'bare') {
       await server.stop();
@@ -212,7 +215,9 @@ async function reportOrderOutcomes() {
     });
     try {
       const rows = await dataSource.query(
-        'SELECT status, count(*)::int AS n FROM orders GROUP BY status ORDER BY status',
+        // The equivalence check's rejections are not the scenario's.
+        'SELECT status, count(*)::int AS n FROM orders WHERE org_user_id <> $1 GROUP BY status ORDER BY status',
+        [CHECK_USER],
       );
       const summary = rows.map((row) => `${row.status} ${row.n}`).join(', ');
       console.log(`orders of ${server.name}: ${summary}`);

@@ -20,12 +20,12 @@ const POLICY = {
   vatRate: 0.21,
 };
 
-/** Answers `data` of a 200 envelope, or throws with what came back. */
-export async function call(baseUrl, method, path, { headers = {}, body } = {}) {
+/** Answers `data` of a 200 envelope (parsed with `reviver`, if any), or throws with what came back. */
+export async function call(baseUrl, method, path, { headers = {}, body, reviver } = {}) {
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text).data;
+  return JSON.parse(text, reviver).data;
 }
 
 /** A JSON POST signed with an API key, as autocannon's requests are. */
