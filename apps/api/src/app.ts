@@ -1,15 +1,6 @@
 // Builds the Nest application on Fastify from its dependencies; main.ts and the tests both use it.
-import type { IncomingMessage } from 'node:http';
-
-import {
-  BadRequestException,
-  type DynamicModule,
-  type LoggerService,
-  type RawBodyRequest,
-  type Type,
-} from '@nestjs/common';
+import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
 import type { Logger } from 'pino';
@@ -25,32 +16,7 @@ import { setupOpenApi } from './openapi/openapi.js';
 export const API_PREFIX = 'api/v1';
 const UNPREFIXED_ROUTES = ['healthz', 'readyz', 'metrics'];
 
-export interface AppOptions {
-  /**
-   * The HTTP platform. Fastify is the service's; Express is there for the benchmark that compares the
-   * two (bench/api.bench.mjs), a dev dependency loaded only when asked for.
-   */
-  readonly adapter?: 'fastify' | 'express';
-  /**
-   * Modules of AppModule to leave out. For that same benchmark: the KYC upload runs on Fastify's multipart
-   * parser, which refuses to start on Express.
-   */
-  readonly without?: readonly Type[];
-}
-
-export function createApp(
-  deps: AppDependencies,
-  options?: AppOptions & { readonly adapter?: 'fastify' },
-): Promise<NestFastifyApplication>;
-export function createApp(
-  deps: AppDependencies,
-  options: AppOptions & { readonly adapter: 'express' },
-): Promise<NestExpressApplication>;
-export async function createApp(
-  deps: AppDependencies,
-  options: AppOptions = {},
-): Promise<NestFastifyApplication | NestExpressApplication> {
-  if (options.adapter === 'express') return createExpressApp(deps, options.without);
+export async function createApp(deps: AppDependencies): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -61,7 +27,7 @@ export async function createApp(
     logController: new RequestLog(),
     trustProxy: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(appModule(deps, options.without), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
     rawBody: true,
     logger: nestLogger(deps.logger),
   });
@@ -75,54 +41,6 @@ export async function createApp(
   setupOpenApi(app);
   await app.init();
   return app;
-}
-
-/** The same application on Express, with the same raw-body JSON check and body limit. */
-async function createExpressApp(
-  deps: AppDependencies,
-  without: readonly Type[] = [],
-): Promise<NestExpressApplication> {
-  const { ExpressAdapter } = await import('@nestjs/platform-express');
-  const app = await NestFactory.create<NestExpressApplication>(
-    appModule(deps, without),
-    new ExpressAdapter(),
-    {
-      rawBody: true,
-      bodyParser: false,
-      logger: nestLogger(deps.logger),
-    },
-  );
-  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
-  app.set('trust proxy', true);
-  // Answer as the Fastify app does: no ETag, no X-Powered-By.
-  app.set('etag', false);
-  app.disable('x-powered-by');
-  app.useGlobalPipes(createValidationPipe());
-  const limit = deps.config.bodyLimitBytes;
-  app.useBodyParser('json', { limit, strict: false });
-  app.useBodyParser('urlencoded', { limit, extended: true });
-  // After the JSON parser, the check of parseJsonBody (duplicate keys are a 400 too).
-  app.use((request: RawBodyRequest<IncomingMessage>, _response: unknown, next: (error?: unknown) => void) => {
-    const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    try {
-      if (type === 'application/json' && request.rawBody?.length)
-        checkJsonBody(request.rawBody.toString('utf8'));
-      next();
-    } catch (error) {
-      next(error);
-    }
-  });
-  await app.init();
-  return app;
-}
-
-function appModule(deps: AppDependencies, without: readonly Type[] = []): DynamicModule {
-  const module = AppModule.forRoot(deps);
-  if (without.length === 0) return module;
-  return {
-    ...module,
-    imports: module.imports?.filter((imported) => !without.includes(imported as Type)) ?? [],
-  };
 }
 
 /** Nest's own messages (module wiring, routes) through pino. */

@@ -32,7 +32,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    // Written through the adapter, so that the app answers alike on Express (bench/api.bench.mjs).
     const { httpAdapter } = this.adapterHost;
     const reply = host.switchToHttp().getResponse<unknown>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
