@@ -105,9 +105,7 @@ export async function findPage<E extends ObjectLiteral, C extends keyof E & stri
 ): Promise<Page<E>> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const after = decodeCursor(query.cursor, keyset.key);
-  const filter = (
-    after === undefined ? where : { ...where, [keyset.column]: MoreThan(after) }
-  );
+  const filter = after === undefined ? where : { ...where, [keyset.column]: MoreThan(after) };
   const rows = await repository.find({
     where: filter,
     order: { [keyset.column]: 'ASC' } as never,
