@@ -5,7 +5,7 @@ import { AdminClient } from './client.js';
 import { COMMANDS } from './commands.js';
 import { type DemoCredentials, readDemoCredentials, resolveConnection } from './connection.js';
 import { CommandError, UsageError } from './errors.js';
-import { commandUsage, usage } from './usage.js';
+import { commandHelp, groupUsage, usage, usageFor } from './usage.js';
 
 export interface Io {
   readonly stdout: (text: string) => void;
@@ -27,13 +27,24 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandLine(argv);
-  if (values.help || positionals.length === 0) {
+  const [group, verb] = positionals;
+  if (group === undefined) {
     (values.help ? io.stdout : io.stderr)(`${usage()}\n`);
     return values.help ? 0 : 2;
   }
   const name = positionals.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command "${name}"`);
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    // A group alone asks what it holds, as gh and docker answer it.
+    const commands = verb === undefined ? groupUsage(group) : undefined;
+    if (commands === undefined) throw new UsageError(`unknown command "${name}"`, name);
+    io.stdout(`${commands}\n`);
+    return 0;
+  }
+  if (values.help) {
+    io.stdout(`${commandHelp(name, command)}\n`);
+    return 0;
+  }
   const args = positionals.slice(2);
   if (args.length !== command.args.length) {
     throw new UsageError(
@@ -60,7 +71,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
 function fail(error: unknown, io: Io): number {
   if (error instanceof UsageError) {
-    io.stderr(`admin: ${error.message}\n${error.command ? commandUsage(error.command) : usage()}\n`);
+    io.stderr(`admin: ${error.message}\n${usageFor(error.command)}\n`);
     return 2;
   }
   if (error instanceof CommandError) {
