@@ -100,16 +100,18 @@ export function plainDecimal(value: number): string {
 
 /**
  * A decimal argument as the JSON number the api reads, refused unless that number stands for exactly the
- * digits given (a double carries 15 to 17 of them) and has at most 8 decimals.
+ * digits given (a double carries 15 to 17 of them) and has at most 8 decimals. A sign is passed on: the
+ * api, not the CLI, says which amounts may be negative (`prices set BTC_EUR -- -5` gets the api's 400).
  */
 export function amountArg(name: string, text: string): number {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) throw new UsageError(`${name} must be a decimal number such as 1000 or 0.0015 (got "${text}")`);
-  if ((match[2] ?? '').length > AMOUNT_DECIMALS)
+  const [, , whole = '', decimals = ''] = match;
+  if (decimals.length > AMOUNT_DECIMALS)
     throw new UsageError(`${name} must have at most ${AMOUNT_DECIMALS} decimals (got "${text}")`);
   const value = Number(text);
-  const canonical = `${(match[1] ?? '').replace(/^0+(?=\d)/, '')}.${match[2] ?? ''}`.replace(/\.?0*$/, '');
-  if (!Number.isFinite(value) || plainDecimal(value) !== (canonical || '0'))
+  const canonical = `${whole.replace(/^0+(?=\d)/, '')}.${decimals}`.replace(/\.?0*$/, '');
+  if (!Number.isFinite(value) || plainDecimal(Math.abs(value)) !== (canonical || '0'))
     throw new UsageError(`${name}: ${text} has more digits than a JSON number carries exactly`);
   return value;
 }
