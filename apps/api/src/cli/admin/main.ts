@@ -21,7 +21,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     return await run(argv, io);
   } catch (error) {
-    return fail(error, io);
+    const failure = describeFailure(error);
+    io.stderr(jsonRequested(argv) ? `${JSON.stringify({ error: failure.json })}\n` : `${failure.text}\n`);
+    return failure.exitCode;
   }
 }
 
@@ -69,15 +71,39 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-function fail(error: unknown, io: Io): number {
+/** Whether `argv` asks for --json (before any `--`), known even when the rest does not parse. */
+export function jsonRequested(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/** The JSON form of an error on stderr with --json (docs/decisions.md, "The house in order: admin CLI"). */
+export interface JsonError {
+  /** usage: bad command line (exit 2); api: the api refused (exit 1); network: no answer (exit 1). */
+  readonly kind: 'usage' | 'api' | 'network' | 'internal';
+  /** The api's HTTP status when it answered, else null. */
+  readonly status: number | null;
+  readonly message: string;
+}
+
+/** How a failure reads as text and as JSON, and its exit code. */
+export function describeFailure(error: unknown): { text: string; json: JsonError; exitCode: number } {
   if (error instanceof UsageError) {
-    io.stderr(`admin: ${error.message}\n${usageFor(error.command)}\n`);
-    return 2;
+    return {
+      text: `admin: ${error.message}\n${usageFor(error.command)}`,
+      json: { kind: 'usage', status: null, message: error.message },
+      exitCode: 2,
+    };
   }
   if (error instanceof CommandError) {
-    io.stderr(`${error.message}\n`);
-    return 1;
+    const json: JsonError = {
+      kind: error.status === undefined ? 'network' : 'api',
+      status: error.status ?? null,
+      message: error.message,
+    };
+    return { text: error.message, json, exitCode: 1 };
   }
-  io.stderr(`admin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return 1;
+  const message = error instanceof Error ? error.message : String(error);
+  const text = `admin: ${error instanceof Error ? (error.stack ?? message) : message}`;
+  return { text, json: { kind: 'internal', status: null, message }, exitCode: 1 };
 }
