@@ -1008,7 +1008,11 @@ describe('operator surface', () => {
       });
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stderr)).toMatchObject({
-        error: { kind: 'network', status: null, message: expect.stringContaining('cannot reach the api') },
+        error: {
+          kind: 'network',
+          status: null,
+          message: expect.stringContaining('cannot reach the api') as unknown,
+        },
       });
     });
   });
