@@ -962,32 +962,60 @@ describe('operator surface', () => {
       expect((JSON.parse(audit.stdout) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     });
 
-    it("an api error exits non-zero with the envelope's error on stderr and nothing on stdout", async () => {
+    it("an api error exits 1 with the envelope's error on stderr and nothing on stdout", async () => {
       const orgs = await count('organisations');
-      const result = await cli([
-        'orgs',
-        'create',
-        '--name',
-        'Bad',
-        '--kyc-domain',
-        'http://bad',
-        '--plan',
-        'STANDARD',
-        '--json',
-      ]);
+      const args = ['orgs', 'create', '--name', 'Bad', '--kyc-domain', 'http://bad', '--plan', 'STANDARD'];
+      const result = await cli(args);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^Bad Request: kycDomain must be a hostname/);
+
+      const json = await cli([...args, '--json']);
+      expect({ code: json.code, stdout: json.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(json.stderr).toMatch(/^[^\n]+\n$/);
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: { kind: 'api', status: 400, message: result.stderr.trim() },
+      });
       expect(await count('organisations')).toBe(orgs);
 
       const refused = await cli(['orgs', 'list', '--json'], { SVC_ADMIN_TOKEN: 'wrong' });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^Unauthorized: the admin surface needs/);
+      expect(JSON.parse(refused.stderr)).toMatchObject({ error: { kind: 'api', status: 401 } });
+      expect((JSON.parse(refused.stderr) as { error: { message: string } }).error.message).toMatch(
+        /^Unauthorized: the admin surface needs/,
+      );
+    });
 
+    it('bad usage exits 2: text with the usage, or one line of JSON with --json', async () => {
       const usage = await cli(['orgs', 'frobnicate']);
       expect(usage.code).toBe(2);
       expect(usage.stdout).toBe('');
       expect(usage.stderr).toMatch(/unknown command/);
+      expect(usage.stderr).toContain('  orgs create ');
+      expect(usage.stderr).not.toContain('  prices set ');
+
+      const json = await cli(['orgs', 'frobnicate', '--json']);
+      expect({ code: json.code, stdout: json.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: { kind: 'usage', status: null, message: 'unknown command "orgs frobnicate"' },
+      });
+      const badFlag = await cli(['orgs', 'get', '1', '--json', '--bogus']);
+      expect(badFlag.code).toBe(2);
+      expect(JSON.parse(badFlag.stderr)).toMatchObject({ error: { kind: 'usage', status: null } });
+    });
+
+    it('an api nobody answers is exit 1, kind network, with --json', async () => {
+      const result = await cli(['orgs', 'list', '--json'], {
+        SVC_URL: `http://127.0.0.1:${await freePort()}`,
+      });
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stderr)).toMatchObject({
+        error: {
+          kind: 'network',
+          status: null,
+          message: expect.stringContaining('cannot reach the api') as unknown,
+        },
+      });
     });
   });
 });

@@ -663,12 +663,24 @@ describe('operator trading surface', () => {
       ['1.123456789', 'price must have at most 8 decimals'],
       ['12345678901234567.5', 'has more digits than a JSON number carries exactly'],
       ['1e5', 'price must be a decimal number'],
-      ['-1', 'price must be a decimal number'],
+      ['+1', 'price must be a decimal number'],
+      ['-1.123456789', 'price must have at most 8 decimals'],
     ])('prices set refuses %s before calling the api (exit 2)', async (price, message) => {
       const before = await snapshot();
       const result = await cli(['prices', 'set', 'DOT_EUR', '--', price]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(message);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('a negative price after -- reaches the api and gets its 400 (exit 1), storing nothing', async () => {
+      const before = await snapshot();
+      const result = await cli(['prices', 'set', 'DOT_EUR', '--', '-5']);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toMatch(/^Bad Request: .*price/);
+      const json = await cli(['prices', 'set', 'DOT_EUR', '--json', '--', '-5']);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stderr)).toMatchObject({ error: { kind: 'api', status: 400 } });
       expect(await snapshot()).toEqual(before);
     });
 
