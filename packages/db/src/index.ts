@@ -6,3 +6,4 @@ export * from './entities/index.js';
 export * from './queue.js';
 export * from './secret-box.js';
 export * from './shutdown.js';
+export * from './sql.js';
