@@ -34,12 +34,9 @@ async function main(): Promise<void> {
     url: config.databaseUrl,
     applicationName: 'svc-webhooks',
     poolSize: config.fetchers * 2 + 4,
+    // A dropped connection is reported here rather than crashing the process; queries fail and retry.
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
-  // The pool reports a dropped connection here rather than crashing the process; queries fail and retry.
-  const driver = dataSource.driver as unknown as {
-    master?: { on(event: 'error', fn: (e: Error) => void): void };
-  };
-  driver.master?.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
   const boss = await startBoss(
     { url: config.databaseUrl, max: config.fetchers + 4, listen: false },
     (error) => logger.warn({ err: error }, 'queue error'),
