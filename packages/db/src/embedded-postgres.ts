@@ -17,6 +17,8 @@ export interface EmbeddedPostgresOptions {
   /** False deletes the folder on stop (tests). Default true. */
   readonly persistent?: boolean;
   readonly onLog?: (line: string) => void;
+  /** Called when the server exits by itself (crashed or killed), not through stop(). */
+  readonly onUnexpectedExit?: (how: string) => void;
 }
 
 export interface RunningPostgres {
@@ -61,6 +63,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const child = (server as unknown as { process?: ChildProcess }).process;
   const stopOnExit = () => child?.kill('SIGINT');
   process.on('exit', stopOnExit);
+  let stopping = false;
+  child?.once('exit', (code, signal) => {
+    if (!stopping) options.onUnexpectedExit?.(signal ? `signal ${signal}` : `code ${String(code)}`);
+  });
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
     port,
@@ -75,6 +81,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       }
     },
     async stop() {
+      stopping = true;
       process.off('exit', stopOnExit);
       await server.stop();
     },
