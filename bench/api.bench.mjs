@@ -23,7 +23,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { openDatabase, startEmbeddedPostgres } from '@svc/db';
+import { openDatabase } from '@svc/db';
+import { startEmbeddedPostgres } from '@svc/db/dev';
 import autocannon from 'autocannon';
 
 import { CHECK_USER, checkOrderEquivalence } from './lib/order-equivalence.mjs';

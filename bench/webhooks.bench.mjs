@@ -20,7 +20,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { QUEUES, bossDb, encryptSecret, openDatabase, startBoss, startEmbeddedPostgres } from '@svc/db';
+import { QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
+import { startEmbeddedPostgres } from '@svc/db/dev';
 import { verifyWebhookRequest } from '@svc/protocol';
 import pg from 'pg';
 

@@ -3,11 +3,14 @@
 //   node scripts/bootstrap.mjs start|test|bench
 // The toolchain pinned in package.json (`toolchain`: pnpm, and Node for the services and the test matrix) is installed
 // from the npm registry into .tools/ (git-ignored); a second run finds it there and goes straight on.
-// No dependencies: this file runs before anything is installed.
-import { spawn, spawnSync } from 'node:child_process';
+// No dependencies: this file (and dev-runner.mjs, which runs `start`'s processes) runs before anything
+// is installed.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { runServices } from './dev-runner.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const tools = join(root, '.tools');
@@ -27,66 +30,7 @@ await tasks[task]();
 
 async function start() {
   pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-  // One PostgreSQL for the api and the worker: the embedded one, in a process of its own, unless
-  // DATABASE_URL names a server. Ctrl-C or SIGTERM stops both services gracefully, then PostgreSQL;
-  // a service that ends by itself stops the other.
-  const postgres = process.env.DATABASE_URL ? undefined : await devPostgres();
-  const serviceEnv = { ...env, DATABASE_URL: process.env.DATABASE_URL ?? postgres.url };
-  const services = ['apps/api/dist/main.js', 'apps/webhooks/dist/main.js'].map((entry) =>
-    service(join(root, entry), serviceEnv),
-  );
-  const stopAll = (signal) => services.forEach((s) => s.kill(signal));
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(signal));
-  await Promise.race(services.map((s) => s.exited));
-  stopAll('SIGTERM');
-  const codes = await Promise.all(services.map((s) => s.exited));
-  await postgres?.stop();
-  process.exitCode = codes.find((code) => code !== 0) ?? 0;
-}
-
-/**
- * Runs a service on the service Node. It gets a process group of its own, so a terminal's Ctrl-C reaches
- * only this script, which passes it on and stops PostgreSQL once the services are gone.
- */
-function service(entry, serviceEnv) {
-  const child = spawn(env.SERVICE_NODE, [entry], {
-    cwd: root,
-    stdio: 'inherit',
-    env: serviceEnv,
-    detached: true,
-  });
-  const exited = new Promise((resolve) => {
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-  return {
-    exited,
-    kill(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    },
-  };
-}
-
-/** The development PostgreSQL (packages/db/dist/dev-postgres.js); it also stops if this script dies. */
-async function devPostgres() {
-  const child = spawn(env.SERVICE_NODE, [join(root, 'packages/db/dist/dev-postgres.js')], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env,
-    detached: true,
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const url = await new Promise((resolve) => {
-    child.once('message', (message) => resolve(message.url));
-    void exited.then(() => resolve(undefined));
-  });
-  if (!url) fail('the development PostgreSQL did not start');
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  process.exitCode = await runServices(env);
 }
 
 async function test() {

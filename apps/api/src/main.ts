@@ -1,87 +1,71 @@
 // `npm start`: the api on the embedded PostgreSQL in .data/ (or DATABASE_URL), migrations applied, the
-// demo organisation created on first start; graceful shutdown on SIGTERM/SIGINT.
+// demo organisation created on first start; graceful shutdown on SIGTERM/SIGINT (@svc/runtime).
 import 'reflect-metadata';
 
 import { join } from 'node:path';
 
-import {
-  openDatabase,
-  startBoss,
-  startEmbeddedPostgres,
-  stopGracefullyOnSignals,
-  type RunningPostgres,
-} from '@svc/db';
+import { startBoss } from '@svc/db';
+import { runService, StartupError } from '@svc/runtime';
 
 import { createApp } from './app.js';
 import { CredentialsService } from './credentials/credentials.service.js';
-import { createLogger } from './common/logger.js';
-import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { loadConfig } from './config/config.js';
 import { demoInstructions, ensureDemoCredentials } from './demo.js';
 
 /** Where the repository root is when run as apps/api/dist/main.js. */
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
-async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig(process.env, REPO_ROOT);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.logLevel);
-
-  let embedded: RunningPostgres | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    embedded = await startEmbeddedPostgres({ dir: join(config.dataDir, 'postgres') });
-    url = embedded.url();
-    logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
-  }
-  const dataSource = await openDatabase({ url, applicationName: 'svc-api' });
-  // The api only sends jobs: no maintenance, and no LISTEN connection woken by every job sent.
-  const boss = await startBoss({ url, supervise: false, listen: false }, (error) =>
-    logger.warn({ err: error }, 'queue error'),
-  );
-  const app = await createApp({ config, logger, dataSource, boss });
-  await app.listen({ port: config.port, host: config.host });
-
-  const sweep = setInterval(() => {
-    app
-      .get(CredentialsService)
-      .sweepUsedSignatures()
-      .catch((error: unknown) => logger.warn({ err: error }, 'sweeping used signatures failed'));
-  }, 60_000);
-  sweep.unref();
-
-  if (config.env !== 'production') {
-    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    const address = app.getHttpServer().address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const file = join(config.dataDir, 'demo-credentials.json');
-    const { credentials } = await ensureDemoCredentials(
-      file,
-      `http://${host}:${port}`,
-      config.adminToken,
-      app,
+runService({
+  name: 'api',
+  loadConfig: () => loadConfig(process.env, REPO_ROOT),
+  withoutDatabaseUrl: { embedded: true },
+  database: () => ({ applicationName: 'svc-api' }),
+  async start({ config, logger, dataSource, databaseUrl }) {
+    // The api only sends jobs: no maintenance, and no LISTEN connection woken by every job sent.
+    const boss = await startBoss({ url: databaseUrl, supervise: false, listen: false }, (error) =>
+      logger.warn({ err: error }, 'queue error'),
     );
-    console.log(demoInstructions(file, credentials));
-  }
+    const app = await createApp({ config, logger, dataSource, boss });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      throw new StartupError(
+        `the api cannot listen on ${config.host}:${config.port}: the port is in use (set PORT to a free one)`,
+      );
+    }
 
-  // In order: stop taking requests and finish the ones in flight, then the queue, the pool, Postgres.
-  stopGracefullyOnSignals(logger, 'shutting down: finishing in-flight requests', [
-    () => clearInterval(sweep),
-    () => app.close(),
-    () => boss.stop({ graceful: true, timeout: 10_000 }),
-    () => dataSource.destroy(),
-    () => embedded?.stop(),
-  ]);
-}
+    const sweep = setInterval(() => {
+      app
+        .get(CredentialsService)
+        .sweepUsedSignatures()
+        .catch((error: unknown) => logger.warn({ err: error }, 'sweeping used signatures failed'));
+    }, 60_000);
+    sweep.unref();
 
-main().catch((error: unknown) => {
-  console.error('the api failed to start:', error);
-  process.exit(1);
+    if (config.env !== 'production') {
+      const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+      const address = app.getHttpServer().address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const file = join(config.dataDir, 'demo-credentials.json');
+      const { credentials } = await ensureDemoCredentials(
+        file,
+        `http://${host}:${port}`,
+        config.adminToken,
+        app,
+      );
+      console.log(demoInstructions(file, credentials));
+    }
+
+    // In order: stop taking requests and finish the ones in flight, then the queue (then the pool and
+    // Postgres, by runService).
+    return {
+      stopping: 'shutting down: finishing in-flight requests',
+      stop: [
+        () => clearInterval(sweep),
+        () => app.close(),
+        () => boss.stop({ graceful: true, timeout: 10_000 }),
+      ],
+    };
+  },
 });

@@ -1,18 +1,82 @@
 // The worker's configuration: read from the environment once at start, validated, frozen. A bad variable
-// stops the start with one line naming it (STYLE.md). Shares the WEBHOOK_* receiver rules and MASTER_KEY
-// with the api.
+// stops the start with one line naming it (STYLE.md). The variables it shares with the api (MASTER_KEY,
+// WEBHOOK_*, ...) and the loader are @svc/runtime's.
 import { join } from 'node:path';
 
-import { developmentSecret } from '@svc/db';
-import { positiveInteger, webhookSettingsFromEnv, type WebhookSettings } from '@svc/webhook-sender';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+import {
+  loadServiceEnvironment,
+  serviceSettings,
+  ServiceEnvironment,
+  type EnvSource,
+  type ServiceSettings,
+} from '@svc/runtime';
 
-export interface WorkerConfig {
-  readonly env: 'development' | 'production' | 'test';
-  readonly databaseUrl: string | undefined;
-  readonly dataDir: string;
-  readonly masterKey: Buffer;
-  readonly logLevel: string;
-  readonly webhooks: WebhookSettings;
+export { ConfigError } from '@svc/runtime';
+
+class WorkerEnvironment extends ServiceEnvironment {
+  @IsOptional()
+  @Matches(/^[0-9]+,[0-9]+,[0-9]+$/, {
+    message: 'must be three whole numbers of milliseconds, e.g. 60000,600000,6000000',
+  })
+  WEBHOOK_RETRY_DELAYS_MS?: string;
+
+  @IsOptional()
+  @Matches(/^0(\.[0-9]+)?$/, { message: 'must be a fraction in [0, 1)' })
+  WEBHOOK_RETRY_JITTER?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  WEBHOOK_POLL_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_FETCHERS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  FAILURE_EMAIL_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  FAILURE_EMAIL_DELAY_MS?: number;
+
+  /** smtp://user:password@host:port (or smtps://); without it e-mails go to OUTBOX_DIR. */
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'must be smtp://[user:password@]host[:port] or smtps://...' })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  MAIL_FROM?: string;
+
+  @IsOptional()
+  @IsString()
+  OUTBOX_DIR?: string;
+}
+
+export interface WorkerConfig extends ServiceSettings {
   /** Waits before retries 1, 2 and 3 (before jitter). */
   readonly retryDelaysMs: readonly [number, number, number];
   /** Each wait is spread uniformly over ±this fraction of itself. */
@@ -34,89 +98,32 @@ export interface WorkerConfig {
   readonly outboxDir: string;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+const DEFAULT_FETCHERS = 12;
+const DEFAULT_PER_ENDPOINT = 8;
 
-const MODES = ['development', 'production', 'test'];
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-export function loadConfig(
-  source: Readonly<Record<string, string | undefined>> = process.env,
-  root = process.cwd(),
-): WorkerConfig {
-  const problems: string[] = [];
-  const mode = source.NODE_ENV ?? 'development';
-  if (!MODES.includes(mode)) problems.push(`NODE_ENV: must be one of ${MODES.join(', ')} (got "${mode}")`);
-  const { settings, problems: webhookProblems } = webhookSettingsFromEnv(source, mode);
-  problems.push(...webhookProblems);
-  const int = (name: string, fallback: number) => positiveInteger(source, name, fallback, problems);
-
-  const delays = (source.WEBHOOK_RETRY_DELAYS_MS ?? '60000,600000,6000000').split(',').map(Number);
-  if (delays.length !== 3 || delays.some((d) => !Number.isInteger(d) || d < 0)) {
-    problems.push(
-      'WEBHOOK_RETRY_DELAYS_MS: must be three whole numbers of milliseconds, e.g. 60000,600000,6000000',
-    );
-  }
-  const jitter = Number(source.WEBHOOK_RETRY_JITTER ?? '0.2');
-  if (!(jitter >= 0 && jitter < 1)) problems.push('WEBHOOK_RETRY_JITTER: must be a fraction in [0, 1)');
-  const smtpUrl = source.SMTP_URL || undefined;
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) {
-    problems.push('SMTP_URL: must be smtp://[user:password@]host[:port] or smtps://...');
-  }
-  const logLevel = source.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info');
-  if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LEVELS.join(', ')}`);
-  const masterKeyText = source.MASTER_KEY;
-  if (masterKeyText !== undefined && Buffer.from(masterKeyText, 'base64').length !== 32) {
-    problems.push('MASTER_KEY: must be 32 bytes, base64 (the same as the api)');
-  }
-  if (mode === 'production') {
-    if (!source.DATABASE_URL) problems.push('DATABASE_URL: required in production');
-    if (!masterKeyText) problems.push('MASTER_KEY: required in production (the same as the api)');
-  }
-  const config = {
-    pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 2000),
-    perEndpointConcurrency: int('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8),
-    batchSize: int('WEBHOOK_BATCH_SIZE', 100),
-    fetchers: int('WEBHOOK_FETCHERS', 12),
-    failureEmailIntervalMs: int('FAILURE_EMAIL_INTERVAL_MS', 15 * 60 * 1000),
-    failureEmailDelayMs: positiveOrZero(source, 'FAILURE_EMAIL_DELAY_MS', 10_000, problems),
-  };
-  if (config.pollIntervalMs < 500) problems.push('WEBHOOK_POLL_INTERVAL_MS: must be at least 500');
-  // A slow endpoint holds at most one fetcher per attempt in flight: more fetchers keep the others going.
-  if (config.fetchers <= config.perEndpointConcurrency) {
-    problems.push('WEBHOOK_FETCHERS: must be more than WEBHOOK_CONCURRENCY_PER_ENDPOINT');
-  }
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
-
-  const dataDir = source.DATA_DIR ?? join(root, '.data');
+/** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
+export function loadConfig(source: EnvSource = process.env, root = process.cwd()): WorkerConfig {
+  const env = loadServiceEnvironment(WorkerEnvironment, source, (env) =>
+    // A slow endpoint holds at most one fetcher per attempt in flight: more fetchers keep the others going.
+    (env.WEBHOOK_FETCHERS ?? DEFAULT_FETCHERS) <=
+    (env.WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? DEFAULT_PER_ENDPOINT)
+      ? ['WEBHOOK_FETCHERS: must be more than WEBHOOK_CONCURRENCY_PER_ENDPOINT']
+      : [],
+  );
+  const settings = serviceSettings(env, root);
+  const delays = (env.WEBHOOK_RETRY_DELAYS_MS ?? '60000,600000,6000000').split(',').map(Number);
   return Object.freeze({
-    env: mode as WorkerConfig['env'],
-    databaseUrl: source.DATABASE_URL,
-    dataDir,
-    masterKey: masterKeyText
-      ? Buffer.from(masterKeyText, 'base64')
-      : Buffer.from(developmentSecret(dataDir, 'master.key'), 'base64url'),
-    logLevel,
-    webhooks: settings,
-    retryDelaysMs: delays as unknown as readonly [number, number, number],
-    retryJitter: jitter,
-    ...config,
-    smtpUrl,
-    mailFrom: source.MAIL_FROM ?? 'webhooks@svc.invalid',
-    outboxDir: source.OUTBOX_DIR ?? join(dataDir, 'outbox'),
+    ...settings,
+    retryDelaysMs: Object.freeze(delays) as unknown as readonly [number, number, number],
+    retryJitter: Number(env.WEBHOOK_RETRY_JITTER ?? '0.2'),
+    pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS ?? 2000,
+    perEndpointConcurrency: env.WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? DEFAULT_PER_ENDPOINT,
+    batchSize: env.WEBHOOK_BATCH_SIZE ?? 100,
+    fetchers: env.WEBHOOK_FETCHERS ?? DEFAULT_FETCHERS,
+    failureEmailIntervalMs: env.FAILURE_EMAIL_INTERVAL_MS ?? 15 * 60 * 1000,
+    failureEmailDelayMs: env.FAILURE_EMAIL_DELAY_MS ?? 10_000,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'webhooks@svc.invalid',
+    outboxDir: env.OUTBOX_DIR ?? join(settings.dataDir, 'outbox'),
   });
-}
-
-function positiveOrZero(
-  source: Readonly<Record<string, string | undefined>>,
-  name: string,
-  fallback: number,
-  problems: string[],
-): number {
-  const raw = source[name];
-  if (raw === undefined) return fallback;
-  if (!/^[0-9]+$/.test(raw))
-    problems.push(`${name}: must be a whole number >= 0 (got ${JSON.stringify(raw)})`);
-  return Number(raw);
 }

@@ -4,10 +4,17 @@
 // crash before that commit loses nothing: pg-boss hands the jobs out again and the attempts repeat (at
 // least once; receivers drop duplicates by svc-event-id). A job whose event has moved on (delivered,
 // or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state.
-import { decryptSecret, QUEUES, bossDb, type WebhookDeliveryJob } from '@svc/db';
+import {
+  decryptSecret,
+  QUEUES,
+  bossDb,
+  query,
+  transaction,
+  type Statement,
+  type WebhookDeliveryJob,
+} from '@svc/db';
 import { MAX_EVENT_RETRIES } from '@svc/protocol';
 import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
-import type { PoolClient } from 'pg';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -152,13 +159,8 @@ export class DeliveryProcessor {
   }
 
   private async load(ids: string[]): Promise<Map<string, EventRow>> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const rows = await prepared<EventRow>(runner, LOAD_EVENTS, [ids]);
-      return new Map(rows.map((row) => [row.id, row]));
-    } finally {
-      await runner.release();
-    }
+    const rows = await query<EventRow>(this.dataSource, LOAD_EVENTS, [ids]);
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /** Every outcome of the batch and the jobs they call for, in one transaction. */
@@ -180,22 +182,15 @@ export class DeliveryProcessor {
     if (attempts.length + deferred.length + skipped.length + failed.length === 0) return;
     const manual = attempts.filter((a) => a.manual);
     const recorded = attempts.length > 0 ? attemptValues(attempts) : undefined;
-    const runner = this.dataSource.createQueryRunner();
     if (recorded && manual.length + deferred.length + skipped.length + failed.length + retries.length === 0) {
       // The common batch, every attempt delivered: one statement, so one round trip and one commit.
-      try {
-        await prepared(runner, RECORD_ATTEMPTS, recorded);
-        return;
-      } finally {
-        await runner.release();
-      }
+      await query(this.dataSource, RECORD_ATTEMPTS, recorded);
+      return;
     }
 
-    await runner.connect();
-    try {
-      await runner.startTransaction();
+    await transaction(this.dataSource, async (runner) => {
       const db = bossDb(runner);
-      if (recorded) await prepared(runner, RECORD_ATTEMPTS, recorded);
+      if (recorded) await query(runner, RECORD_ATTEMPTS, recorded);
       if (manual.length > 0) {
         await query(
           runner,
@@ -240,13 +235,7 @@ export class DeliveryProcessor {
       }
       if (jobs.length > 0) await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
       if (failed.length > 0) await this.fail(runner, failed);
-      await runner.commitTransaction();
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
   /** FAILED for good: noted for the organisation's failure e-mail, which is scheduled per endpoint. */
@@ -287,16 +276,11 @@ export class DeliveryProcessor {
   }
 }
 
-/**
+/*
  * The statements of every batch, prepared once per connection: planning the join and the unnest insert
  * cost PostgreSQL more than running them (measured with bench/webhooks.bench.mjs).
  */
-interface Prepared {
-  readonly name: string;
-  readonly text: string;
-}
-
-const LOAD_EVENTS: Prepared = {
+const LOAD_EVENTS: Statement = {
   name: 'webhooks_load_events',
   text: `SELECT e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.num_retries, e.created_at, e.updated_at,
                 w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status, w.last_failure_email_at
@@ -308,7 +292,7 @@ const LOAD_EVENTS: Prepared = {
  * Inserts the attempts and marks the events a scheduled (not manual) attempt delivered DELIVERED, in one
  * statement (the INSERT in WITH runs though nothing refers to it). Values: {@link attemptValues}.
  */
-const RECORD_ATTEMPTS: Prepared = {
+const RECORD_ATTEMPTS: Statement = {
   name: 'webhooks_record_attempts',
   text: `WITH inserted AS (
            INSERT INTO webhook_attempts
@@ -336,16 +320,4 @@ function attemptValues(attempts: Attempted[]): unknown[] {
     column((a) => a.result.delivered),
     attempts.filter((a) => a.result.delivered && !a.manual).map((a) => a.row.id),
   ];
-}
-
-/** Runs a {@link Prepared} statement on the runner's connection (in its transaction, if any). */
-async function prepared<T>(runner: QueryRunner, statement: Prepared, values: unknown[]): Promise<T[]> {
-  const client = (await runner.connect()) as PoolClient;
-  const result = await client.query({ ...statement, values });
-  return result.rows as T[];
-}
-
-async function query<T = unknown>(runner: QueryRunner, sql: string, parameters: unknown[]): Promise<T[]> {
-  const result = await runner.query(sql, parameters, true);
-  return result.records as T[];
 }

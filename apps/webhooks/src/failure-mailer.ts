@@ -4,11 +4,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { QUEUES, bossDb, type WebhookFailureEmailJob } from '@svc/db';
+import { QUEUES, bossDb, query, transaction, type WebhookFailureEmailJob } from '@svc/db';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 
@@ -54,10 +54,7 @@ export class FailureMailer {
   }
 
   private async report(endpointId: string): Promise<void> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
+    await transaction(this.dataSource, async (runner) => {
       const [endpoint] = await query<EndpointRow>(
         runner,
         `SELECT w.id, w.org_id, w.url, w.last_failure_email_at, o.name, o.support_emails
@@ -65,10 +62,7 @@ export class FailureMailer {
           WHERE w.id = $1 FOR UPDATE OF w`,
         [endpointId],
       );
-      if (!endpoint) {
-        await runner.commitTransaction();
-        return;
-      }
+      if (!endpoint) return;
       const allowedAt = (endpoint.last_failure_email_at?.getTime() ?? 0) + this.config.failureEmailIntervalMs;
       if (allowedAt > Date.now()) {
         // Too soon after the last e-mail: come back when one is allowed.
@@ -77,7 +71,6 @@ export class FailureMailer {
           { endpointId },
           { singletonKey: endpointId, startAfter: new Date(allowedAt), db: bossDb(runner) },
         );
-        await runner.commitTransaction();
         return;
       }
       const failures = await query<FailureRow>(
@@ -110,13 +103,7 @@ export class FailureMailer {
           );
         }
       }
-      await runner.commitTransaction();
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
   private async send(endpoint: EndpointRow, failures: FailureRow[]): Promise<void> {
@@ -162,9 +149,4 @@ export class FailureMailer {
     writeFileSync(file, built.message);
     this.logger.warn({ ...log, file }, 'no SMTP configured: failure e-mail written to the outbox');
   }
-}
-
-async function query<T = unknown>(runner: QueryRunner, sql: string, parameters: unknown[]): Promise<T[]> {
-  const result = await runner.query(sql, parameters, true);
-  return result.records as T[];
 }

@@ -5,55 +5,28 @@ import 'reflect-metadata';
 
 import { join } from 'node:path';
 
-import { openDatabase, startBoss, stopGracefullyOnSignals } from '@svc/db';
-import { pino } from 'pino';
+import { startBoss } from '@svc/db';
+import { runService } from '@svc/runtime';
 
-import { ConfigError, loadConfig, type WorkerConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { startWorker } from './worker.js';
 
 /** Where the repository root is when run as apps/webhooks/dist/main.js. */
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
-async function main(): Promise<void> {
-  let config: WorkerConfig;
-  try {
-    config = loadConfig(process.env, REPO_ROOT);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = pino({ level: config.logLevel, base: { service: 'webhooks' } });
-  if (!config.databaseUrl) {
-    console.error('DATABASE_URL: required (npm start passes the embedded PostgreSQL of the api)');
-    process.exit(1);
-  }
-  const dataSource = await openDatabase({
-    url: config.databaseUrl,
-    applicationName: 'svc-webhooks',
-    poolSize: config.fetchers * 2 + 4,
-  });
-  // The pool reports a dropped connection here rather than crashing the process; queries fail and retry.
-  const driver = dataSource.driver as unknown as {
-    master?: { on(event: 'error', fn: (e: Error) => void): void };
-  };
-  driver.master?.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
-  const boss = await startBoss(
-    { url: config.databaseUrl, max: config.fetchers + 4, listen: false },
-    (error) => logger.warn({ err: error }, 'queue error'),
-  );
-  const worker = await startWorker({ config, dataSource, boss, logger });
-
-  stopGracefullyOnSignals(logger, 'shutting down: finishing attempts in flight', [
-    () => worker.stop(),
-    () => boss.stop({ graceful: true, timeout: 10_000 }),
-    () => dataSource.destroy(),
-  ]);
-}
-
-main().catch((error: unknown) => {
-  console.error('the webhooks worker failed to start:', error);
-  process.exit(1);
+runService({
+  name: 'webhooks',
+  loadConfig: () => loadConfig(process.env, REPO_ROOT),
+  withoutDatabaseUrl: { embedded: false, reason: 'npm start passes the URL of its development PostgreSQL' },
+  database: (config) => ({ applicationName: 'svc-webhooks', poolSize: config.fetchers * 2 + 4 }),
+  async start({ config, logger, dataSource, databaseUrl }) {
+    const boss = await startBoss({ url: databaseUrl, max: config.fetchers + 4, listen: false }, (error) =>
+      logger.warn({ err: error }, 'queue error'),
+    );
+    const worker = await startWorker({ config, dataSource, boss, logger });
+    return {
+      stopping: 'shutting down: finishing attempts in flight',
+      stop: [() => worker.stop(), () => boss.stop({ graceful: true, timeout: 10_000 })],
+    };
+  },
 });

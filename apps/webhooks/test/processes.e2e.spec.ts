@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startEmbeddedPostgres, type RunningPostgres } from '@svc/db';
+import { startEmbeddedPostgres, type RunningPostgres } from '@svc/db/dev';
 import { TestReceiver } from '@svc/webhook-sender/testing';
 
 import { WorkerFixture, sleep } from './support/worker-fixture.js';

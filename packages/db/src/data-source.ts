@@ -12,6 +12,11 @@ export interface DataSourceOptions {
   readonly poolSize?: number;
   /** Application name shown in pg_stat_activity. */
   readonly applicationName?: string;
+  /**
+   * Errors of idle pooled connections (a server restart): the pool drops the connection and the next
+   * query opens another. Default: TypeORM's warning on the console.
+   */
+  readonly onPoolError?: (error: Error) => void;
 }
 
 export function createDataSource(options: DataSourceOptions): DataSource {
@@ -27,6 +32,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     logging: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName ?? 'svc',
+    ...(options.onPoolError ? { poolErrorHandler: options.onPoolError } : {}),
     // Generous: a loaded 2-core machine can take seconds to hand out a connection; a dead server is
     // still reported (503) well before a client gives up.
     extra: { connectionTimeoutMillis: 15_000 },

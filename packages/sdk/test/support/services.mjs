@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { startEmbeddedPostgres } = require('@svc/db');
+const { startEmbeddedPostgres } = require('@svc/db/dev');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const API_MAIN = join(root, 'apps/api/dist/main.js');

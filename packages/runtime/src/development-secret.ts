@@ -6,12 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The secret in `dataDir/file`, created with `bytes` random bytes (base64url) when absent. */
-export function developmentSecret(dataDir: string, file: string, bytes = 32): string {
+/** The secret in `dataDir/file`, created with `bytes` random bytes in `encoding` when absent. */
+export function developmentSecret(
+  dataDir: string,
+  file: string,
+  bytes = 32,
+  encoding: 'base64' | 'base64url' = 'base64url',
+): string {
   const path = join(dataDir, file);
   mkdirSync(dataDir, { recursive: true });
   try {
-    writeFileSync(path, `${randomBytes(bytes).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(path, `${randomBytes(bytes).toString(encoding)}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

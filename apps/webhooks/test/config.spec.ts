@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const BASE = { NODE_ENV: 'test', MASTER_KEY: randomBytes(32).toString('base64') };
+
+function problems(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig({ ...BASE, ...env });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+}
+
+describe('the worker configuration', () => {
+  it('has defaults and hands out a frozen object', () => {
+    const config = loadConfig(BASE);
+    expect(config).toMatchObject({ fetchers: 12, perEndpointConcurrency: 8, pollIntervalMs: 2000 });
+    expect(config.retryDelaysMs).toEqual([60000, 600000, 6000000]);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('refuses bad variables with one line each, a URL password hidden', () => {
+    expect(
+      problems({
+        WEBHOOK_POLL_INTERVAL_MS: '100',
+        WEBHOOK_RETRY_JITTER: '1.5',
+        SMTP_URL: 'http://user:hunter2@mail',
+        LOG_LEVEL: 'loud',
+      }),
+    ).toEqual([
+      'WEBHOOK_RETRY_JITTER: must be a fraction in [0, 1) (got "1.5")',
+      'WEBHOOK_POLL_INTERVAL_MS: must not be less than 500 (got "100")',
+      'SMTP_URL: must be smtp://[user:password@]host[:port] or smtps://... (got "http://user:***@mail")',
+      'LOG_LEVEL: must be one of the following values: fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]);
+    expect(problems({ WEBHOOK_FETCHERS: '4' })).toEqual([
+      'WEBHOOK_FETCHERS: must be more than WEBHOOK_CONCURRENCY_PER_ENDPOINT',
+    ]);
+  });
+
+  it('checks MASTER_KEY as the api does, and requires it in production', () => {
+    expect(problems({ MASTER_KEY: 'short' })).toEqual([
+      'MASTER_KEY: must be base64 encoded (got 5 characters, not shown)',
+    ]);
+    expect(problems({ NODE_ENV: 'production', MASTER_KEY: '' })).toContain(
+      'MASTER_KEY: required in production (32 random bytes, base64)',
+    );
+  });
+});

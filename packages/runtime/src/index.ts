@@ -1,0 +1,6 @@
+// @svc/runtime: how the api and the webhooks worker run as processes (configuration, logs, start, stop).
+export * from './development-secret.js';
+export * from './env.js';
+export * from './logger.js';
+export * from './service.js';
+export * from './service-env.js';
