@@ -50,7 +50,7 @@ describe('the built package', () => {
     const root = manifest.exports['.'] as Record<string, Record<string, string>>;
     expect(Object.keys(root)).toEqual(['import', 'require']);
     for (const condition of Object.values(root)) expect(Object.keys(condition)[0]).toBe('types');
-    expect(manifest.dependencies).toEqual({ '@svc/protocol': 'workspace:*' });
+    expect(manifest.dependencies).toEqual({ '@svc/protocol': 'workspace:^' });
   });
 
   it('loads with require() and with import(), and both give the same API and results', () => {

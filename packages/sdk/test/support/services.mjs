@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const require = createRequire(import.meta.url);
-const { startEmbeddedPostgres } = require('@svc/db/dev');
-
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+// Resolved from the api, whose dependency it is: the SDK's manifest, which ships, names no private package.
+const { startEmbeddedPostgres } = createRequire(join(root, 'apps/api/package.json'))('@svc/db/dev');
 const API_MAIN = join(root, 'apps/api/dist/main.js');
 const WORKER_MAIN = join(root, 'apps/webhooks/dist/main.js');
 
