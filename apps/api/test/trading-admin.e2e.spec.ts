@@ -716,7 +716,7 @@ describe('operator trading surface', () => {
 
     it.each([
       ['1.123456789', 'price must have at most 8 decimals'],
-      ['12345678901234567.5', 'has more digits than a JSON number carries exactly'],
+      ['1234567890123456789012345678901', 'price must have at most 30 digits before the point'],
       ['1e5', 'price must be a decimal number'],
       ['+1', 'price must be a decimal number'],
       ['-1.123456789', 'price must have at most 8 decimals'],
@@ -726,6 +726,24 @@ describe('operator trading surface', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(message);
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('prices set sends the digits given, and --json prints the answer digit for digit', async () => {
+      const result = await cli([
+        'prices',
+        'set',
+        '--json',
+        'DOT_EUR',
+        '123456789012345678901234567890.12345678',
+      ]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('"price":123456789012345678901234567890.12345678,');
+      expect(await api.rows("SELECT price FROM prices WHERE symbol = 'DOT_EUR'")).toEqual([
+        { price: '123456789012345678901234567890.12345678' },
+      ]);
+      const text = await cli(['prices', 'get', 'DOT_EUR']);
+      expect(text.stdout).toContain('123456789012345678901234567890.12345678');
+      await cli(['prices', 'delete', 'DOT_EUR']);
     });
 
     it('a negative price after -- reaches the api and gets its 400 (exit 1), storing nothing', async () => {
