@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule, type AppDependencies } from './app.module.js';
 import { keepNumberText } from './common/decimal.js';
 import { badRequest } from './common/errors.js';
+import { checkContentTypes } from './common/content-type.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
 import { echoRequestId, RequestLog, requestId } from './common/logger.js';
 import { createValidationPipe } from './common/validation.js';
@@ -38,6 +39,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
   const fastify = app.getHttpAdapter().getInstance();
   echoRequestId(fastify);
+  checkContentTypes(fastify);
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(fastify);
   setupOpenApi(app);
