@@ -63,7 +63,10 @@ interface UploadOptions {
   readonly files?: readonly FilePart[];
   /** Appended after the fields and files. */
   readonly extra?: (form: FormData) => void;
-  /** Query string without '?'. */
+  /**
+   * Query string without '?'. A signed upload without one sends the SHA-256 of its first file, which the
+   * API key method requires.
+   */
   readonly query?: string;
   readonly as?: 'signed' | 'bearer';
   readonly scopes?: readonly Scope[];
@@ -133,12 +136,18 @@ describe('KYC', () => {
     options: UploadOptions = {},
   ): Promise<TestResponse<KycViewData>> {
     const path = `/api/v1/user/${orgUserId}/kyc/documents`;
+    const firstFile = options.files?.[0]?.content ?? PDF;
+    const query =
+      options.query ??
+      (options.as === 'signed'
+        ? `sha256=${createHash('sha256').update(firstFile).digest('hex')}`
+        : undefined);
     const headers: Record<string, string> =
       options.as === 'signed'
-        ? { ...signedRequestHeaders({ path, query: options.query }, session) }
+        ? { ...signedRequestHeaders({ path, query }, session) }
         : { authorization: `Bearer ${await token(session, options.scopes ?? ['MANAGE_USERS:WRITE'])}` };
     if (options.contentType) headers['content-type'] = options.contentType;
-    const target = api.baseUrl + path + (options.query ? `?${options.query}` : '');
+    const target = api.baseUrl + path + (query ? `?${query}` : '');
     const body = options.rawBody ?? uploadForm(options);
     return parse<KycViewData>(await fetch(target, { method: 'POST', headers, body }));
   }
@@ -770,6 +779,26 @@ describe('KYC', () => {
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       const view = (await getKyc('signed-upload')).body.data!;
       expect(view.documents.map((document) => document.sha256).sort()).toEqual([sha(PDF), sha(PNG)].sort());
+    });
+
+    it('with the API key, sha256 is required and must be that of the bytes received; nothing is stored otherwise', async () => {
+      await createUser('signed-no-sha');
+      const before = await snapshot();
+      const missing = await upload(org, 'signed-no-sha', { as: 'signed', query: '' });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toEqual({
+        code: 400,
+        data: null,
+        error:
+          'Bad Request: sha256 is required with the API key signature: send the SHA-256 of the file in the query',
+      });
+      const other = createHash('sha256').update(PNG).digest('hex');
+      const different = await upload(org, 'signed-no-sha', { as: 'signed', query: `sha256=${other}` });
+      expect(different.status).toBe(400);
+      expect(different.body.error).toContain('sha256 does not match the file');
+      expect(await snapshot()).toEqual(before);
+      // With a bearer token it stays optional.
+      expect((await upload(org, 'signed-no-sha')).status).toBe(200);
     });
   });
 

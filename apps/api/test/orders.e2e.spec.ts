@@ -325,6 +325,61 @@ describe('orders', () => {
     });
   });
 
+  describe('amounts read digit for digit, or refused', () => {
+    const orderText = (orgUserId: string, amount: string, symbol = 'BTC_EUR') =>
+      `{"orgUserId":"${orgUserId}","clientOrderId":"${randomUUID()}","symbol":"${symbol}",` +
+      `"side":"BUY","type":"MARKET",${amount}}`;
+
+    it('a quoteQuantity past a double is the amount sent, never the double next to it', async () => {
+      const orgUserId = await trading.user();
+      const response = await trading.org.bearer<Order>('POST', '/api/v1/orders/', {
+        rawBody: orderText(orgUserId, '"quoteQuantity":99999999999999999999999999999.99999999'),
+      });
+      expect(response.status).toBe(200);
+      expect(response.text).toContain('"quoteQuantity":99999999999999999999999999999.99999999,');
+      const [row] = await api.rows<{ quote_quantity: string }>(
+        'SELECT quote_quantity FROM orders WHERE id = $1',
+        [response.body.data!.id],
+      );
+      expect(row!.quote_quantity).toBe('99999999999999999999999999999.99999999');
+    });
+
+    it.each([
+      [
+        'a 30-digit quantity at 50000 (product past numeric(38,8))',
+        '"quantity":123456789012345678901234567890',
+      ],
+      ['an 18-digit quantity at an 18-digit price', '"quantity":123456789012345678', 'ETH_GBP'],
+      ['31 integer digits', '"quantity":1234567890123456789012345678901'],
+      ['9 decimals', '"quantity":0.123456789'],
+      ['digits a double rounds away', '"quantity":0.100000000000000001'],
+    ])('%s is a 400 naming quantity, and nothing is written', async (_name, amount, symbol = 'BTC_EUR') => {
+      await setPrice(api, 'ETH_GBP', '123456789012345678');
+      await trading.policy({ enabledAssets: ['BTC', 'ETH'] });
+      const orgUserId = await trading.user();
+      const before = await counts(api);
+      const response = await trading.org.bearer('POST', '/api/v1/orders/', {
+        rawBody: orderText(orgUserId, amount, symbol),
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 400, data: null });
+      expect(response.body.error).toMatch(/^Bad Request: quantity (must|is too large)/);
+      expect(await counts(api)).toEqual(before);
+    });
+
+    it('a quantity whose product fits is filled exactly, 30 integer digits at most', async () => {
+      await setPrice(api, 'ETH_GBP', '0.00000001');
+      const orgUserId = await trading.user();
+      const response = await trading.org.bearer<Order>('POST', '/api/v1/orders/', {
+        rawBody: orderText(orgUserId, '"quantity":123456789012345678901234567890', 'ETH_GBP'),
+      });
+      expect(response.status).toBe(200);
+      expect(response.text).toContain('"quantity":123456789012345678901234567890,');
+      expect(response.text).toContain('"netExecutedAmount":1234567890123456789012.3456789,');
+      expect(await trading.holding(orgUserId, 'ETH')).toBe('123456789012345678901234567890.00000000');
+    });
+  });
+
   describe('checks', () => {
     async function rejectedWith(reason: string, input: OrderInput): Promise<void> {
       const before = await counts(api);

@@ -156,7 +156,7 @@ describe('operator trading surface', () => {
       ['BTC_EUR', { price: 0 }, 'price must be a number greater than 0 with at most 8 decimals'],
       ['BTC_EUR', { price: -1 }, 'price must be a number greater than 0'],
       ['BTC_EUR', { price: 1.123456789 }, 'price must be a number greater than 0 with at most 8 decimals'],
-      ['BTC_EUR', { price: 1e30 }, 'price must be'],
+      ['BTC_EUR', { price: 1e30 }, 'price must have at most 30 digits before the point'],
       ['BTC_EUR', { price: '1' }, 'price must be'],
       ['BTC_EUR', { price: null }, 'price must be'],
       ['BTC_EUR', {}, 'price must be'],
@@ -165,6 +165,36 @@ describe('operator trading surface', () => {
       const before = await snapshot();
       expect400(await put(symbol, body), message);
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('stores a price past a double digit for digit: 30 integer digits and 8 decimals at most', async () => {
+      const putText = (price: string) =>
+        api.admin<PriceData>('PUT', '/api/v1/admin/prices/XRP_EUR/', { rawBody: `{"price":${price}}` });
+      const stored = async () => (await api.rows("SELECT price FROM prices WHERE symbol = 'XRP_EUR'"))[0];
+      const big = await putText('123456789012345678901234567890');
+      expect(big.status).toBe(200);
+      expect(big.text).toContain('"price":123456789012345678901234567890,');
+      expect(await stored()).toEqual({ price: '123456789012345678901234567890.00000000' });
+      const widest = await putText('999999999999999999999999999999.99999999');
+      expect(widest.text).toContain('"price":999999999999999999999999999999.99999999,');
+      expect(await stored()).toEqual({ price: '999999999999999999999999999999.99999999' });
+
+      const before = await snapshot();
+      expect400(
+        await putText('1234567890123456789012345678901'),
+        'price must have at most 30 digits before the point',
+      );
+      expect400(
+        await putText('1.000000001'),
+        'price must be a number greater than 0 with at most 8 decimals',
+      );
+      // A double would read this as 0.1; the digits sent have 18 decimals.
+      expect400(
+        await putText('0.100000000000000001'),
+        'price must be a number greater than 0 with at most 8 decimals',
+      );
+      expect(await snapshot()).toEqual(before);
+      await api.admin('DELETE', '/api/v1/admin/prices/XRP_EUR/');
     });
 
     it('refuses a malformed symbol on GET and DELETE too, and every route without the admin token', async () => {
@@ -326,7 +356,7 @@ describe('operator trading surface', () => {
       ],
       [{ totalLimit: { EUR: 0.123456789 } }, 'totalLimit values must be a number of at least 0'],
       [{ totalExposure: { EUR: '1' } }, 'totalExposure values must be'],
-      [{ assetExposure: { BTC: 1e31 } }, 'assetExposure values must be'],
+      [{ assetExposure: { BTC: 1e31 } }, 'assetExposure values must have at most 30 digits before the point'],
       [{ assetExposure: many }, 'assetExposure must hold at most 100 entries'],
       [
         { commissionRate: 1 },
@@ -342,6 +372,31 @@ describe('operator trading surface', () => {
     ])('%j is a 400 naming the field, and nothing is written', async (body, message) => {
       const before = await snapshot();
       expect400(await patch(body), message);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('stores limits and rates digit for digit, and refuses prototype keys in a map', async () => {
+      const patchText = (text: string) =>
+        api.admin<OrgData>('PATCH', `/api/v1/admin/orgs/${org.orgId}/policy/`, { rawBody: text });
+      const response = await patchText(
+        '{"quoteLimit":{"EUR":123456789012345678901234567890.12345678},"vatRate":0.12345678}',
+      );
+      expect(response.status).toBe(200);
+      expect(response.text).toContain('"EUR":123456789012345678901234567890.12345678');
+      const [row] = await api.rows<{ limit: string; vat: string }>(
+        "SELECT policy->'quoteLimit'->>'EUR' AS limit, policy->>'vatRate' AS vat FROM organisations WHERE id = $1",
+        [org.orgId],
+      );
+      expect(row).toEqual({ limit: '123456789012345678901234567890.12345678', vat: '0.12345678' });
+
+      const before = await snapshot();
+      for (const key of ['constructor', '__proto__', 'prototype']) {
+        expect400(await patchText(`{"quoteLimit":{"${key}":5}}`), `the key "${key}" is not accepted`);
+      }
+      expect400(
+        await patchText('{"totalLimit":{"EUR":1000000000000000000000000000000}}'),
+        'totalLimit values must have at most 30 digits before the point (EUR is not)',
+      );
       expect(await snapshot()).toEqual(before);
     });
 
@@ -661,7 +716,7 @@ describe('operator trading surface', () => {
 
     it.each([
       ['1.123456789', 'price must have at most 8 decimals'],
-      ['12345678901234567.5', 'has more digits than a JSON number carries exactly'],
+      ['1234567890123456789012345678901', 'price must have at most 30 digits before the point'],
       ['1e5', 'price must be a decimal number'],
       ['+1', 'price must be a decimal number'],
       ['-1.123456789', 'price must have at most 8 decimals'],
@@ -671,6 +726,24 @@ describe('operator trading surface', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(message);
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('prices set sends the digits given, and --json prints the answer digit for digit', async () => {
+      const result = await cli([
+        'prices',
+        'set',
+        '--json',
+        'DOT_EUR',
+        '123456789012345678901234567890.12345678',
+      ]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('"price":123456789012345678901234567890.12345678,');
+      expect(await api.rows("SELECT price FROM prices WHERE symbol = 'DOT_EUR'")).toEqual([
+        { price: '123456789012345678901234567890.12345678' },
+      ]);
+      const text = await cli(['prices', 'get', 'DOT_EUR']);
+      expect(text.stdout).toContain('123456789012345678901234567890.12345678');
+      await cli(['prices', 'delete', 'DOT_EUR']);
     });
 
     it('a negative price after -- reaches the api and gets its 400 (exit 1), storing nothing', async () => {

@@ -43,10 +43,20 @@ export interface CheckedFile {
 
 /**
  * The file, or the 400/413/415 that says what is wrong with it. `expectedSha256` is the client's digest of
- * the content (the signed `sha256` query parameter), checked when given.
+ * the content (the `sha256` query parameter), checked when given and required when `signed`: a request
+ * signed with the API key covers its query but not its multipart body, so the digest is what signs the file.
  */
-export function checkDocumentFile(file: IncomingFile | undefined, expectedSha256?: string): CheckedFile {
+export function checkDocumentFile(
+  file: IncomingFile | undefined,
+  expectedSha256: string | undefined,
+  signed = false,
+): CheckedFile {
   if (!file?.buffer) throw badRequest('file is required: send one file in the form field "file"');
+  if (signed && expectedSha256 === undefined) {
+    throw badRequest(
+      'sha256 is required with the API key signature: send the SHA-256 of the file in the query',
+    );
+  }
   const content = file.buffer;
   if (content.length === 0) throw badRequest('file must not be empty');
   if (content.length > MAX_DOCUMENT_BYTES) throw documentTooLarge();

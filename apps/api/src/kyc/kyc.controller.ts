@@ -47,7 +47,9 @@ export class KycController {
     @Body() fields: UploadDocumentDto,
     @UploadedFile() file: UploadedMultipartFile | undefined,
   ) {
-    return this.kyc.uploadDocument(caller.orgId, orgUserId, fields, checkDocumentFile(file, query.sha256));
+    // A signed upload must sign its file: the multipart body is outside the signature, the query is not.
+    const checked = checkDocumentFile(file, query.sha256, caller.method === 'hmac');
+    return this.kyc.uploadDocument(caller.orgId, orgUserId, fields, checked);
   }
 
   @Post('form')

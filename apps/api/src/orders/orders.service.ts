@@ -7,7 +7,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 
 import { pairOf } from '../common/assets.js';
 import { badRequest, conflict, notFound } from '../common/errors.js';
-import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
+import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { mapPage, type Page } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
@@ -60,6 +60,7 @@ export class OrdersService {
     if (!user || user.existing_order_id !== null) return this.replay(manager, orgId, request);
     const facts = await this.orders.readFacts(manager, user, request);
     const outcome = await this.decide(manager, request, facts);
+    refuseOverflow(request, outcome, facts);
     const order = await this.insertOrder(manager, orgId, user, request, facts.policy, outcome);
     if (order.status === 'COMPLETED') await this.orders.movePosition(manager, order, request.base);
     const record = orderRecord(order);
@@ -71,6 +72,7 @@ export class OrdersService {
   private async decide(manager: EntityManager, request: OrderRequest, facts: TradingFacts): Promise<Outcome> {
     const { markPrice } = facts;
     const sizing = markPrice && sizeOrder(request, markPrice);
+    if (sizing && (!fitsAmount(sizing.quantity) || !fitsAmount(sizing.value))) throw tooLarge(request);
     const reason = failedCheck(request, facts, sizing);
     if (reason !== null || !sizing) {
       return {
@@ -176,9 +178,28 @@ function orderRequest(input: CreateOrderDto): OrderRequest {
     quote,
     side: input.side,
     amountField: quantity === null ? 'quoteQuantity' : 'quantity',
-    amount: decimalOf(quantity ?? (quoteQuantity as number)),
+    amount: (quantity ?? quoteQuantity) as Dec,
   };
 }
+
+/**
+ * An order whose amounts (quantity x price, fees, the new position) would not fit numeric(38,8) is a 400
+ * naming its amount field, thrown inside the transaction so that nothing is written.
+ */
+function refuseOverflow(request: OrderRequest, outcome: Outcome, facts: TradingFacts): void {
+  const amounts = Object.values(outcome.amounts).map((text: string) => new Dec(text));
+  if (outcome.status === 'COMPLETED') {
+    const filled = new Dec(outcome.amounts.filled);
+    amounts.push(request.side === 'BUY' ? facts.holding.plus(filled) : facts.holding.minus(filled));
+  }
+  if (!amounts.every(fitsAmount)) throw tooLarge(request);
+}
+
+const tooLarge = (request: OrderRequest) =>
+  badRequest(
+    `${request.amountField} is too large: the order's amounts (quantity x price, fees, the position) ` +
+      'must have at most 30 digits before the point (numeric(38,8))',
+  );
 
 /** The first parameter of `request` that the stored order does not share, or null. */
 function differingParameter(order: Order, request: OrderRequest): string | null {

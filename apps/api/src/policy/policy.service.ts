@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
 import { badRequest } from '../common/errors.js';
-import { Dec, decimalOf, exactNumber } from '../common/decimal.js';
+import { Dec, exactNumber } from '../common/decimal.js';
 import { EventsService } from '../events/events.service.js';
 import { adminOrgView, type AdminOrgView } from '../orgs/org.view.js';
 import { OrgsService } from '../orgs/orgs.service.js';
@@ -65,9 +65,7 @@ export class PolicyService {
         if (sent === undefined) continue;
         const from = canonicalMap(old[field]);
         const to = canonicalMap(
-          Object.fromEntries(
-            Object.entries(sent).map(([code, amount]) => [code, decimalOf(amount).toFixed()]),
-          ),
+          Object.fromEntries(Object.entries(sent).map(([code, amount]) => [code, amount.toFixed()])),
         );
         if (sameJson(from, to)) continue;
         changes[field] = { from: old[field], to };
@@ -94,7 +92,7 @@ export class PolicyService {
       for (const field of RATES) {
         const sent = input[field];
         if (sent === undefined) continue;
-        const to = decimalOf(sent).toFixed();
+        const to = sent.toFixed();
         if (canonical(old[field]) === to) continue;
         changes[field] = { from: old[field], to };
         next[field] = to;

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
 import { notFound } from '../common/errors.js';
-import { amountText, decimalOf } from '../common/decimal.js';
+import { amountText, type Dec } from '../common/decimal.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { priceView, type PriceView } from './price.view.js';
 import { PricesRepository } from './prices.repository.js';
@@ -29,8 +29,8 @@ export class PricesService {
   }
 
   /** Sets (or first creates) the price; audited as `price.set` with the old and new price. */
-  set(actor: string, symbol: string, price: number): Promise<PriceView> {
-    const text = amountText(decimalOf(price));
+  set(actor: string, symbol: string, price: Dec): Promise<PriceView> {
+    const text = amountText(price);
     return this.dataSource.transaction(async (manager) => {
       const old = await this.prices.lock(manager, symbol);
       const row = await this.prices.upsert(manager, symbol, text);

@@ -18,12 +18,21 @@ describe('amountArg', () => {
     ['1000', 1000],
     ['0.0015', 0.0015],
     ['007.50', 7.5],
-    ['0.00000001', 1e-8],
+    ['0.00000001', '0.00000001'],
     ['900.12345678', 900.12345678],
     ['-5', -5],
     ['-0.25', -0.25],
     ['123456789012345', 123456789012345],
-  ])('reads %s as %p', (text, value) => expect(amountArg('price', text)).toBe(value));
+  ])('reads %s as %p', (text, value) => expect(JSON.stringify(amountArg('price', text))).toBe(String(value)));
+
+  it.each([
+    ['12345678901234567.5', '12345678901234567.5'],
+    ['-12345678901234567', '-12345678901234567'],
+    ['123456789012345678901234567890.12345670', '123456789012345678901234567890.1234567'],
+    ['0.000', '0'],
+  ])('sends %s with exactly its digits: %s', (text, json) => {
+    expect(JSON.stringify({ price: amountArg('price', text) })).toBe(`{"price":${json}}`);
+  });
 
   it.each([
     ['', 'price must be a decimal number'],
@@ -35,9 +44,7 @@ describe('amountArg', () => {
     ['--5', 'price must be a decimal number'],
     ['1.123456789', 'price must have at most 8 decimals'],
     ['-1.123456789', 'price must have at most 8 decimals'],
-    ['12345678901234567.5', 'has more digits than a JSON number carries exactly'],
-    ['-12345678901234567', 'has more digits than a JSON number carries exactly'],
-    ['99999999999999999999', 'has more digits than a JSON number carries exactly'],
+    ['1234567890123456789012345678901', 'price must have at most 30 digits before the point'],
   ])('refuses %j: %s', (text, message) => {
     expect(() => amountArg('price', text)).toThrow(UsageError);
     expect(() => amountArg('price', text)).toThrow(message);
@@ -46,7 +53,9 @@ describe('amountArg', () => {
 
 describe('limitMapArg', () => {
   it('reads CODE=amount pairs, spaces around entries allowed', () => {
-    expect(limitMapArg('quote-limit', 'EUR=1000, USD=900.5')).toEqual({ EUR: 1000, USD: 900.5 });
+    expect(JSON.stringify(limitMapArg('quote-limit', 'EUR=1000, USD=900.5'))).toBe(
+      '{"EUR":1000,"USD":900.5}',
+    );
   });
   it('reads "" as the empty map', () => expect(limitMapArg('quote-limit', '')).toEqual({}));
   it.each([

@@ -98,22 +98,31 @@ export function plainDecimal(value: number): string {
   return `${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
+/** numeric(38,8) leaves 30 digits before the point; the api refuses more. */
+export const AMOUNT_INTEGER_DIGITS = 30;
+
+const { rawJSON } = JSON as unknown as { rawJSON: (text: string) => object };
+
 /**
- * A decimal argument as the JSON number the api reads, refused unless that number stands for exactly the
- * digits given (a double carries 15 to 17 of them) and has at most 8 decimals. A sign is passed on: the
- * api, not the CLI, says which amounts may be negative (`prices set BTC_EUR -- -5` gets the api's 400).
+ * A decimal argument as the JSON number the api reads, written with exactly the digits given
+ * (`JSON.rawJSON`, so no double rounds it on the way): at most 8 decimals and 30 digits before the point.
+ * A sign is passed on: the api, not the CLI, says which amounts may be negative (`prices set BTC_EUR -- -5`
+ * gets the api's 400).
  */
 export function amountArg(name: string, text: string): number {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) throw new UsageError(`${name} must be a decimal number such as 1000 or 0.0015 (got "${text}")`);
-  const [, , whole = '', decimals = ''] = match;
+  const [, sign = '', whole = '', decimals = ''] = match;
   if (decimals.length > AMOUNT_DECIMALS)
     throw new UsageError(`${name} must have at most ${AMOUNT_DECIMALS} decimals (got "${text}")`);
-  const value = Number(text);
-  const canonical = `${whole.replace(/^0+(?=\d)/, '')}.${decimals}`.replace(/\.?0*$/, '');
-  if (!Number.isFinite(value) || plainDecimal(Math.abs(value)) !== (canonical || '0'))
-    throw new UsageError(`${name}: ${text} has more digits than a JSON number carries exactly`);
-  return value;
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  if (integer.length > AMOUNT_INTEGER_DIGITS)
+    throw new UsageError(
+      `${name} must have at most ${AMOUNT_INTEGER_DIGITS} digits before the point (got "${text}")`,
+    );
+  const fraction = decimals.replace(/0+$/, '');
+  const digits = fraction ? `${integer}.${fraction}` : integer;
+  return rawJSON(digits === '0' ? '0' : `${sign}${digits}`) as unknown as number;
 }
 
 /** `EUR=1000,USD=900.5` as {EUR: 1000, USD: 900.5}; an empty value is the empty map (no limits). */

@@ -186,7 +186,7 @@ export class AdminClient {
     const text = await response.text();
     let envelope: unknown;
     try {
-      envelope = JSON.parse(text);
+      envelope = parseExact(text);
     } catch {
       envelope = undefined;
     }
@@ -201,4 +201,18 @@ export class AdminClient {
       throw new CommandError(error ?? `HTTP ${response.status}`, response.status);
     return data;
   }
+}
+
+const { rawJSON } = JSON as unknown as { rawJSON: (text: string) => object };
+
+/**
+ * The answer with each number a double would round kept as its digits (`JSON.rawJSON`), so `--json` and the
+ * text output print amounts exactly as the api wrote them.
+ */
+export function parseExact(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && context?.source !== undefined && context.source !== String(value)
+      ? rawJSON(context.source)
+      : value,
+  );
 }

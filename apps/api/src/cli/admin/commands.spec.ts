@@ -49,15 +49,19 @@ describe('orgFields', () => {
 describe('policyFields', () => {
   it('reads each flag into its field; "" clears a list or a map', () => {
     expect(
-      policyFields({
-        'enabled-assets': 'BTC, ETH',
-        'quote-limit': 'EUR=1000',
-        'total-limit': '',
-        'total-exposure': 'EUR=0',
-        'asset-exposure': 'BTC=2',
-        'commission-rate': '0.0015',
-        'vat-rate': '0.21',
-      }),
+      JSON.parse(
+        JSON.stringify(
+          policyFields({
+            'enabled-assets': 'BTC, ETH',
+            'quote-limit': 'EUR=1000',
+            'total-limit': '',
+            'total-exposure': 'EUR=0',
+            'asset-exposure': 'BTC=2',
+            'commission-rate': '0.0015',
+            'vat-rate': '0.21',
+          }),
+        ),
+      ),
     ).toEqual({
       enabledAssets: ['BTC', 'ETH'],
       quoteLimit: { EUR: 1000 },

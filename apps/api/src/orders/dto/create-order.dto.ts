@@ -2,7 +2,7 @@ import { ORDER_SIDES, ORDER_TYPES, type OrderSide, type OrderType } from '@svc/p
 import { IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 
 import { SYMBOL, SYMBOL_RULE } from '../../common/assets.js';
-import { IsAmount } from '../../common/decimal.js';
+import { type Dec, IsAmount } from '../../common/decimal.js';
 import { ORG_USER_ID, ORG_USER_ID_RULE } from '../../users/dto/create-user.dto.js';
 
 /** Body of POST /api/v1/orders/: a market order by base `quantity` or by `quoteQuantity`, never both. */
@@ -33,10 +33,10 @@ export class CreateOrderDto {
   /** Base quantity; exactly one of quantity and quoteQuantity (checked by the service). */
   @IsOptional()
   @IsAmount()
-  quantity?: number;
+  quantity?: Dec;
 
   /** Quote amount to trade, fees excluded. */
   @IsOptional()
   @IsAmount()
-  quoteQuantity?: number;
+  quoteQuantity?: Dec;
 }

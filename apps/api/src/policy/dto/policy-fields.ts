@@ -1,10 +1,11 @@
 // The rules of an organisation's policy fields (DESIGN section 8): asset codes, limit maps and rates.
 import { applyDecorators } from '@nestjs/common';
 import { AMOUNT_SCALE } from '@svc/db';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, Matches, registerDecorator } from 'class-validator';
 
 import { ASSET_CODE, ASSET_CODE_RULE } from '../../common/assets.js';
-import { AMOUNT_OR_ZERO_RULE, decimalOf, isAmount } from '../../common/decimal.js';
+import { amountProblem, decimalOf, toAmount } from '../../common/decimal.js';
 
 /** Entries of one limit map, and assets in enabledAssets. */
 export const MAX_POLICY_ENTRIES = 100;
@@ -29,14 +30,27 @@ function limitMapProblem(value: unknown): string | undefined {
   if (entries.length > MAX_POLICY_ENTRIES) return `must hold at most ${MAX_POLICY_ENTRIES} entries`;
   const badKey = entries.find(([code]) => !ASSET_CODE.test(code));
   if (badKey) return `keys must be asset codes of ${ASSET_CODE_RULE} (got ${JSON.stringify(badKey[0])})`;
-  const badValue = entries.find(([, amount]) => !isAmount(amount, true));
-  if (badValue) return `values must be ${AMOUNT_OR_ZERO_RULE} (${badValue[0]} is not)`;
+  for (const [code, amount] of entries) {
+    const problem = amountProblem(amount, true);
+    if (problem) return `values ${problem} (${code} is not)`;
+  }
   return undefined;
+}
+
+/** The map sent with each JSON number as the exact decimal it spells; anything else as it was. */
+function toAmountMap({ key, obj }: { key: string; obj: Record<string, unknown> }): unknown {
+  const value = obj[key];
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([code, amount]) => [code, decimalOf(amount) ?? amount]),
+  );
 }
 
 /** A limit: asset code -> amount; 0 is a limit that allows nothing, an absent code no limit. */
 export function LimitMap() {
   return (target: object, propertyName: string) => {
+    Transform(toAmountMap)(target, propertyName);
     registerDecorator({
       name: 'isLimitMap',
       target: target.constructor,
@@ -54,13 +68,15 @@ export const RATE_RULE = `a number from 0 up to (not including) 1 with at most $
 /** A share of an amount, 0 <= rate < 1. */
 export function Rate() {
   return (target: object, propertyName: string) => {
+    Transform(toAmount)(target, propertyName);
     registerDecorator({
       name: 'isRate',
       target: target.constructor,
       propertyName,
       options: { message: `${propertyName} must be ${RATE_RULE}` },
       validator: {
-        validate: (value: unknown) => isAmount(value, true) && decimalOf(value).lt(1),
+        validate: (value: unknown) =>
+          amountProblem(value, true) === undefined && decimalOf(value)?.lt(1) === true,
       },
     });
   };

@@ -1,3 +1,4 @@
+import type { Dec } from '../../common/decimal.js';
 import { IfPresent } from '../../common/validation.js';
 import { EnabledAssets, LimitMap, Rate } from './policy-fields.js';
 
@@ -9,25 +10,25 @@ export class UpdatePolicyDto {
 
   @IfPresent()
   @LimitMap()
-  quoteLimit?: Record<string, number>;
+  quoteLimit?: Record<string, Dec>;
 
   @IfPresent()
   @LimitMap()
-  totalLimit?: Record<string, number>;
+  totalLimit?: Record<string, Dec>;
 
   @IfPresent()
   @LimitMap()
-  totalExposure?: Record<string, number>;
+  totalExposure?: Record<string, Dec>;
 
   @IfPresent()
   @LimitMap()
-  assetExposure?: Record<string, number>;
+  assetExposure?: Record<string, Dec>;
 
   @IfPresent()
   @Rate()
-  commissionRate?: number;
+  commissionRate?: Dec;
 
   @IfPresent()
   @Rate()
-  vatRate?: number;
+  vatRate?: Dec;
 }

@@ -1,7 +1,7 @@
-import { IsAmount } from '../../common/decimal.js';
+import { type Dec, IsAmount } from '../../common/decimal.js';
 
 /** Body of PUT /api/v1/admin/prices/{symbol}/. */
 export class SetPriceDto {
   @IsAmount()
-  price!: number;
+  price!: Dec;
 }

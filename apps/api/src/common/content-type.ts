@@ -1,0 +1,37 @@
+// Which body types each route takes: JSON everywhere, form-urlencoded for the token endpoint only,
+// multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser runs, so a body
+// a route does not take is a 415 and nothing is written (docs/decisions.md, "The contract: exact money and
+// bad input").
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+import { unsupportedMediaType } from './errors.js';
+
+/** Route patterns, as registered, that take each non-JSON type. */
+const ONLY_ON: Readonly<Record<string, readonly string[]>> = {
+  'application/x-www-form-urlencoded': ['/api/v1/oauth/token'],
+  'multipart/form-data': ['/api/v1/user/:orgUserId/kyc/documents'],
+};
+
+export function checkContentTypes(fastify: FastifyInstance): void {
+  // Async so that a throw is the request's error (a synchronous hook would have to call done).
+  // eslint-disable-next-line @typescript-eslint/require-await
+  fastify.addHook('onRequest', async (request: FastifyRequest) => {
+    const header = request.headers['content-type'];
+    if (header === undefined) return;
+    const [type = '', ...parameters] = header.split(';').map((part) => part.trim());
+    const media = type.toLowerCase();
+    const charset = parameters
+      .map((parameter) => /^charset\s*=\s*"?([^"]*)"?$/i.exec(parameter)?.[1])
+      .find((value) => value !== undefined);
+    if (charset !== undefined && !/^utf-?8$/i.test(charset) && !media.startsWith('multipart/')) {
+      throw unsupportedMediaType(
+        `charset ${JSON.stringify(charset.slice(0, 100))} is not accepted: send UTF-8`,
+      );
+    }
+    const routes = ONLY_ON[media];
+    const route = (request.routeOptions.url ?? '').replace(/\/$/, '');
+    if (routes && !routes.includes(route)) {
+      throw unsupportedMediaType(`${media} is not accepted here: send application/json`);
+    }
+  });
+}
