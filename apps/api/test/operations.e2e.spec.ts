@@ -61,6 +61,9 @@ describe('operations', () => {
   afterAll(() => api.close());
 
   describe('OpenAPI', () => {
+    // The token endpoint takes an OAuth client's credentials: HTTP Basic, or in the form.
+    const TOKEN_SECURITY = [{ [SECURITY_SCHEMES.clientBasic]: [] }, {}];
+
     let document: OpenAPIObject;
 
     beforeAll(async () => {
@@ -81,7 +84,7 @@ describe('operations', () => {
       });
       expect(schemes[SECURITY_SCHEMES.timestamp]).toMatchObject({ type: 'apiKey', name: 'X-TIMESTAMP' });
       expect(schemes[SECURITY_SCHEMES.signature]).toMatchObject({ type: 'apiKey', name: 'X-SIGNATURE' });
-      expect(schemes[SECURITY_SCHEMES.bearer]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes[SECURITY_SCHEMES.bearer]).toMatchObject({ type: 'oauth2' });
       expect(schemes[SECURITY_SCHEMES.admin]).toMatchObject({ type: 'http', scheme: 'bearer' });
     });
 
@@ -114,7 +117,9 @@ describe('operations', () => {
           const declared = <T>(decorator: ReflectableDecorator<T>): T | undefined =>
             reflector.getAllAndOverride(decorator, targets);
           const expected = declared(AUTH_METADATA.public)
-            ? []
+            ? handler.name === 'token'
+              ? TOKEN_SECURITY
+              : []
             : declared(AUTH_METADATA.admin)
               ? [{ [SECURITY_SCHEMES.admin]: [] }]
               : orgSecurity(declared(AUTH_METADATA.scope));
@@ -130,7 +135,7 @@ describe('operations', () => {
       // Spot checks of each kind.
       const security = (path: string, method: 'get' | 'post') => document.paths[path]?.[method]?.security;
       expect(security('/healthz', 'get')).toEqual([]);
-      expect(security('/api/v1/oauth/token', 'post')).toEqual([]);
+      expect(security('/api/v1/oauth/token', 'post')).toEqual(TOKEN_SECURITY);
       expect(security('/api/v1/test/admin', 'get')).toEqual([{ [SECURITY_SCHEMES.admin]: [] }]);
       expect(security('/api/v1/user', 'post')).toEqual([
         { apiKey: [], apiTimestamp: [], apiSignature: [] },
@@ -141,7 +146,14 @@ describe('operations', () => {
     it('describes answers as the envelope, and a missing scope as {message, status}', () => {
       const createUser = document.paths['/api/v1/user']?.post;
       expect(createUser?.responses['200']).toMatchObject({
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+        content: {
+          'application/json': {
+            schema: {
+              required: ['code', 'data', 'error'],
+              properties: { data: { $ref: '#/components/schemas/User' }, error: { type: 'null' } },
+            },
+          },
+        },
       });
       expect(createUser?.responses.default).toMatchObject({
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
@@ -150,7 +162,7 @@ describe('operations', () => {
       expect(document.paths['/metrics']?.get?.responses['200']).toMatchObject({
         content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
       });
-      expect(document.components?.schemas).toHaveProperty('Envelope');
+      expect(document.components?.schemas).toHaveProperty('ErrorEnvelope');
     });
 
     it('/docs serves Swagger UI', async () => {

@@ -3,12 +3,21 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { AdminOnly } from '../auth/decorators.js';
 import { AuditService } from './audit.service.js';
 import { ListAuditQuery } from './dto/list-audit.query.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Operator: Audit')
 @Controller('admin/audit')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   /** Oldest first, filtered by orgId and action, paginated by cursor. */
+  @ApiRoute({
+    summary: 'List the audit log',
+    description:
+      'Every operator write, oldest first, filtered by organisation and action; paginated by cursor.',
+    data: { page: 'AuditEntry' },
+  })
   @Get()
   @AdminOnly()
   list(@Query() query: ListAuditQuery) {

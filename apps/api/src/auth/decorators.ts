@@ -14,6 +14,7 @@ export const SECURITY_SCHEMES = {
   signature: 'apiSignature',
   bearer: 'bearer',
   admin: 'adminToken',
+  clientBasic: 'clientBasic',
 } as const;
 
 type SecurityRequirement = Record<string, string[]>;
@@ -39,6 +40,13 @@ export const AUTH_METADATA = {
 /** No credentials needed (health, metrics, the token endpoint). On a controller or a route. */
 export const Public = () => applyDecorators(AUTH_METADATA.public(), ApiNoSecurity());
 
+/**
+ * The token endpoint: no credentials of an organisation, but an OAuth client's, as HTTP Basic or as
+ * client_id and client_secret in the form (OpenAPI's empty requirement).
+ */
+export const OAuthClientAuth = () =>
+  applyDecorators(AUTH_METADATA.public(), ApiOperationSecurity([{ [SECURITY_SCHEMES.clientBasic]: [] }, {}]));
+
 /** The permission a bearer token needs, e.g. @RequireScope('MANAGE_USERS:WRITE'); an API key has all. */
 export const RequireScope = (scope: Scope) =>
   applyDecorators(
@@ -61,13 +69,18 @@ export const Caller = createParamDecorator(
  * the controller's list.
  */
 function ApiNoSecurity(): ClassDecorator & MethodDecorator {
+  return ApiOperationSecurity([]);
+}
+
+/** An operation's own security list, which @nestjs/swagger's @ApiSecurity cannot make empty or optional. */
+function ApiOperationSecurity(security: SecurityRequirement[]): ClassDecorator & MethodDecorator {
   return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor): void => {
     if (descriptor) {
       const method = descriptor.value as object;
       const operation = Reflect.getMetadata(DECORATORS.API_OPERATION, method) as object | undefined;
-      Reflect.defineMetadata(DECORATORS.API_OPERATION, { ...operation, security: [] }, method);
+      Reflect.defineMetadata(DECORATORS.API_OPERATION, { ...operation, security }, method);
     } else {
-      Reflect.defineMetadata(DECORATORS.API_SECURITY, [], target);
+      Reflect.defineMetadata(DECORATORS.API_SECURITY, security, target);
     }
   };
 }

@@ -6,6 +6,7 @@ import { type FindOptionsWhere, MoreThan, type ObjectLiteral, type Repository } 
 
 import { SYMBOL } from './assets.js';
 import { badRequest } from './errors.js';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 
 const CURSOR_RULE = 'cursor must be a nextCursor returned by the previous page';
 
@@ -16,11 +17,22 @@ export class PageQuery {
   @IsInt()
   @Min(1)
   @Max(100)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Items per page',
+  })
   limit?: number;
 
   @IsOptional()
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: CURSOR_RULE })
+  @ApiPropertyOptional({
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+    description: 'The `nextCursor` of the previous page',
+  })
   cursor?: string;
 }
 

@@ -5,12 +5,22 @@ import { AdminActor } from '../audit/admin-actor.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { IssueApiKeyDto } from './dto/issue-credential.dto.js';
 import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Operator: Credentials')
 @Controller('admin/orgs/:orgId/api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   /** The answer holds apiSecret: the only time it is shown. */
+  @ApiRoute({
+    summary: 'Issue an API key',
+    description:
+      'Issues an API key for the organisation. The answer holds apiSecret: the only time it is shown. Audited.',
+    data: 'IssuedApiKey',
+    errors: [404],
+  })
   @Post()
   @HttpCode(200)
   @AdminOnly()
@@ -18,6 +28,12 @@ export class ApiKeysController {
     return this.apiKeys.issue(actor, orgId, body);
   }
 
+  @ApiRoute({
+    summary: 'List API keys',
+    description: "The organisation's API keys, live and revoked; never their secrets.",
+    data: 'ApiKeyList',
+    errors: [404],
+  })
   @Get()
   @AdminOnly()
   list(@Param('orgId', OrgIdPipe) orgId: number) {
@@ -25,6 +41,13 @@ export class ApiKeysController {
   }
 
   /** `:id` is the key's id or its public value (pk_…). */
+  @ApiRoute({
+    summary: 'Revoke an API key',
+    description:
+      'Revokes a key named by its id or its public value (pk_…); requests signed with it fail from then on. Audited.',
+    data: 'ApiKey',
+    errors: [404],
+  })
   @Post(':id/revoke')
   @HttpCode(200)
   @AdminOnly()

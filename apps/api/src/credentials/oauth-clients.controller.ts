@@ -5,12 +5,22 @@ import { AdminActor } from '../audit/admin-actor.decorator.js';
 import { IssueOAuthClientDto } from './dto/issue-credential.dto.js';
 import { OAuthClientsService } from './oauth-clients.service.js';
 import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Operator: Credentials')
 @Controller('admin/orgs/:orgId')
 export class OAuthClientsController {
   constructor(private readonly clients: OAuthClientsService) {}
 
   /** The answer holds clientSecret: the only time it is shown. */
+  @ApiRoute({
+    summary: 'Issue an OAuth client',
+    description:
+      'Issues an OAuth client granted `scopes`. The answer holds clientSecret: the only time it is shown. Audited.',
+    data: 'IssuedOAuthClient',
+    errors: [404],
+  })
   @Post('oauth-clients')
   @HttpCode(200)
   @AdminOnly()
@@ -22,6 +32,12 @@ export class OAuthClientsController {
     return this.clients.issue(actor, orgId, body);
   }
 
+  @ApiRoute({
+    summary: 'List OAuth clients',
+    description: "The organisation's OAuth clients, live and revoked; never their secrets.",
+    data: 'OAuthClientList',
+    errors: [404],
+  })
   @Get('oauth-clients')
   @AdminOnly()
   list(@Param('orgId', OrgIdPipe) orgId: number) {
@@ -29,6 +45,12 @@ export class OAuthClientsController {
   }
 
   /** `:id` is the client's id or its client_id (cl_…); its tokens are revoked with it. */
+  @ApiRoute({
+    summary: 'Revoke an OAuth client',
+    description: 'Revokes a client named by its id or its client_id (cl_…), and its tokens with it. Audited.',
+    data: 'RevokedOAuthClient',
+    errors: [404],
+  })
   @Post('oauth-clients/:id/revoke')
   @HttpCode(200)
   @AdminOnly()
@@ -41,6 +63,13 @@ export class OAuthClientsController {
   }
 
   /** Every live access token of the organisation; its clients stay and may fetch new ones. */
+  @ApiRoute({
+    summary: "Revoke the organisation's tokens",
+    description:
+      'Revokes every live access token of the organisation; its clients stay and may fetch new ones. Audited.',
+    data: 'TokensRevoked',
+    errors: [404],
+  })
   @Post('tokens/revoke')
   @HttpCode(200)
   @AdminOnly()

@@ -5,13 +5,23 @@ import { OrgIdPipe } from '../common/params.js';
 import { AdminOnly } from '../auth/decorators.js';
 import { ApproveKycDto, RejectKycDto, RequestInformationDto } from './dto/review.dto.js';
 import { KycService } from './kyc.service.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
 /** The operators' KYC decisions (admin surface); each is audited. */
+@ApiTags('Operator: KYC review')
 @Controller('admin/orgs/:orgId/users/:orgUserId/kyc')
 @AdminOnly()
 export class KycReviewController {
   constructor(private readonly kyc: KycService) {}
 
+  @ApiRoute({
+    summary: "Approve a user's KYC",
+    description:
+      'Completes the KYC of a user whose documents and form are in; the user becomes ACTIVE. Audited; the organisation gets a KYC_COMPLETED event.',
+    data: 'KycStatus',
+    errors: [404, 409],
+  })
   @Post('approve')
   @HttpCode(200)
   approve(
@@ -23,6 +33,13 @@ export class KycReviewController {
     return this.kyc.review(actor, orgId, orgUserId, { step: 'approve', note: body.note });
   }
 
+  @ApiRoute({
+    summary: "Reject a user's KYC",
+    description:
+      'Rejects the KYC with a reason the organisation sees. Audited; the organisation gets a KYC_REJECTED event.',
+    data: 'KycStatus',
+    errors: [404, 409],
+  })
   @Post('reject')
   @HttpCode(200)
   reject(
@@ -34,6 +51,13 @@ export class KycReviewController {
     return this.kyc.review(actor, orgId, orgUserId, { step: 'reject', reason: body.reason });
   }
 
+  @ApiRoute({
+    summary: 'Ask for more information',
+    description:
+      'Asks the organisation for more from the user; the message shows in its KYC view. Audited; the organisation gets a KYC_RFI event.',
+    data: 'KycStatus',
+    errors: [404, 409],
+  })
   @Post('request-information')
   @HttpCode(200)
   requestInformation(

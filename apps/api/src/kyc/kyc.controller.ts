@@ -15,24 +15,57 @@ import { Caller, RequireScope } from '../auth/decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { checkDocumentFile, MAX_DOCUMENT_BYTES } from './document-file.js';
 import { KycFormDto } from './dto/kyc-form.dto.js';
-import { UploadDocumentDto, UploadDocumentQuery } from './dto/upload-document.dto.js';
+import { DOC_CATEGORY, UploadDocumentDto, UploadDocumentQuery } from './dto/upload-document.dto.js';
 import { KycUploadInterceptor } from './kyc-upload.interceptor.js';
 import { KycService } from './kyc.service.js';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
 /** The organisation's side of a user's KYC: documents, the form, and where it stands. */
+@ApiTags('KYC')
 @Controller('user/:orgUserId/kyc')
 export class KycController {
   constructor(private readonly kyc: KycService) {}
 
+  @ApiRoute({
+    summary: "Get a user's KYC",
+    description:
+      "Where the user's KYC stands: its state, the documents (without content), the form and the operator's last decision.",
+    data: 'KycStatus',
+    errors: [404],
+  })
   @Get()
   @RequireScope('MANAGE_USERS:READ')
   get(@Caller() caller: Principal, @Param('orgUserId') orgUserId: string) {
     return this.kyc.get(caller.orgId, orgUserId);
   }
 
+  @ApiRoute({
+    summary: 'Upload a KYC document',
+    description:
+      'Stores one document (PDF, JPEG or PNG, at most 10 MiB) sent as multipart/form-data in the field `file`, with `docCategory` and `docSubCategory`. The content must match the declared type; `sha256`, when given, must match the file.',
+    data: 'KycStatus',
+    errors: [404, 409, 413, 415],
+  })
   @Post('documents')
   @HttpCode(200)
   @RequireScope('MANAGE_USERS:WRITE')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['docCategory', 'docSubCategory', 'file'],
+      properties: {
+        docCategory: { type: 'string', pattern: DOC_CATEGORY.source, example: 'IDENTITY' },
+        docSubCategory: { type: 'string', pattern: DOC_CATEGORY.source, example: 'PASSPORT' },
+        file: {
+          type: 'string',
+          ...({ contentMediaType: 'application/octet-stream' } as object),
+          description: `The document: PDF, JPEG or PNG, at most ${MAX_DOCUMENT_BYTES} bytes`,
+        },
+      },
+    },
+  })
   @UseInterceptors(
     KycUploadInterceptor,
     FileInterceptor('file', {
@@ -52,6 +85,13 @@ export class KycController {
     return this.kyc.uploadDocument(caller.orgId, orgUserId, fields, checked);
   }
 
+  @ApiRoute({
+    summary: 'Submit the KYC form',
+    description:
+      'Stores who the user is and where they live; together with the documents it completes what the operator reviews.',
+    data: 'KycStatus',
+    errors: [404, 409],
+  })
   @Post('form')
   @HttpCode(200)
   @RequireScope('MANAGE_USERS:WRITE')

@@ -1,11 +1,12 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 
 import { Public } from '../auth/decorators.js';
 import { RawResponse } from '../common/envelope.interceptor.js';
 import { MetricsService } from './metrics.service.js';
 
+@ApiTags('Operations')
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
@@ -15,6 +16,11 @@ export class MetricsController {
   @Public()
   @RawResponse()
   @Header('content-type', Registry.PROMETHEUS_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'Prometheus metrics',
+    description:
+      'Process metrics and http_request_duration_seconds by method, route and status, in the Prometheus text format.',
+  })
   @ApiProduces(Registry.PROMETHEUS_CONTENT_TYPE)
   @ApiOkResponse({
     description: 'Prometheus text format',

@@ -6,11 +6,20 @@ import { AdminOnly } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { NoticesService } from './notices.service.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Operator: Notices')
 @Controller('admin/notices')
 export class NoticesController {
   constructor(private readonly notices: NoticesService) {}
 
+  @ApiRoute({
+    summary: 'Publish a system notice',
+    description:
+      'Publishes a notice (maintenance, an asset enabled or disabled) that every organisation receives as a SystemInformation event. Audited.',
+    data: 'Notice',
+  })
   @Post()
   @HttpCode(200)
   @AdminOnly()
@@ -18,12 +27,23 @@ export class NoticesController {
     return this.notices.publish(actor, body);
   }
 
+  @ApiRoute({
+    summary: 'List system notices',
+    description: 'Every published notice, oldest first; paginated by cursor.',
+    data: { page: 'Notice' },
+  })
   @Get()
   @AdminOnly()
   list(@Query() query: PageQuery) {
     return this.notices.list(query);
   }
 
+  @ApiRoute({
+    summary: 'Get a system notice',
+    description: 'One notice, by id.',
+    data: 'Notice',
+    errors: [404],
+  })
   @Get(':id')
   @AdminOnly()
   get(@Param('id', BigIdPipe) id: string) {

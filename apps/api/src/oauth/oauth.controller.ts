@@ -2,19 +2,30 @@ import { Body, Controller, Headers, HttpCode, Ip, Post, type RawBodyRequest, Req
 import { canonicalizeJson } from '@svc/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { Public, RequireScope } from '../auth/decorators.js';
+import { OAuthClientAuth, RequireScope } from '../auth/decorators.js';
 import { badRequest } from '../common/errors.js';
 import { RawResponse } from '../common/envelope.interceptor.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Authentication')
 @Controller('oauth')
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
 
   /** Spec 4.1: client credentials in the form body, or HTTP Basic (RFC 6749 section 2.3.1). */
+  @ApiRoute({
+    summary: 'Get an access token',
+    description:
+      'OAuth 2.0 client credentials: the client authenticates with HTTP Basic or with client_id and client_secret in the form, and asks for scopes. Bad credentials or a scope the client was not granted give 401 with the error `Forbidden`.',
+    data: 'OAuthToken',
+    errors: [429],
+  })
   @Post('token')
-  @Public()
+  @OAuthClientAuth()
+  @ApiConsumes('application/x-www-form-urlencoded')
   @HttpCode(200)
   token(
     @Body() body: TokenRequestDto,
@@ -30,6 +41,13 @@ export class OAuthController {
    * Spec 4.2: data equals the request body. Written from the raw text (compact, keys in the order sent),
    * since re-serialising a parsed object would move integer-like keys to the front.
    */
+  @ApiRoute({
+    summary: 'Echo a signed request',
+    description:
+      'Answers the JSON object it was sent, as `data`: a way to check request signing and bearer tokens.',
+    data: { type: 'object', description: 'The request body, as sent' },
+  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'Any JSON object' } })
   @Post('test')
   @HttpCode(200)
   @RawResponse()

@@ -1,7 +1,8 @@
 // The OpenAPI document, generated from the controllers by @nestjs/swagger and served raw at /openapi.json
-// with Swagger UI at /docs (DESIGN section 10). Routes say who may call them with @Public, @RequireScope
-// and @AdminOnly (auth/decorators.ts); the envelope is added here to every response a route does not
-// describe itself.
+// with Swagger UI at /docs. Routes say who may call them with @Public, @RequireScope and @AdminOnly
+// (auth/decorators.ts) and what they answer with @ApiRoute (route.decorators.ts); here the failures every
+// route of a kind gives, the path parameters' rules, and the tags are added (docs/decisions.md, "The
+// contract: the OpenAPI document").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,6 +11,10 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { ALL_SCOPES } from '@svc/protocol';
 
 import { orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
+import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
+import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
+import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
+import { VIEW_SCHEMAS } from './schemas.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
@@ -20,16 +25,6 @@ export const DOCS_PATH = '/docs';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const SCHEMAS: Record<string, SchemaObject> = {
-  Envelope: {
-    type: 'object',
-    description: 'Every answer (spec 2.1): `code` repeats the HTTP status; `data` holds the result.',
-    required: ['code', 'data', 'error'],
-    properties: {
-      code: { type: 'integer', example: 200 },
-      data: { description: "The route's result" },
-      error: { type: 'null' },
-    },
-  },
   ErrorEnvelope: {
     type: 'object',
     description:
@@ -43,7 +38,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
   },
   InsufficientScope: {
     type: 'object',
-    description: 'HTTP 401 when a bearer token lacks the scope the route needs (spec 7): not the envelope.',
+    description: 'HTTP 401 when a bearer token lacks the scope the route needs: not the envelope.',
     required: ['message', 'status'],
     properties: {
       message: {
@@ -66,10 +61,11 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Organisations create their users, take them through KYC and place orders for them. Every answer is ' +
         'the envelope `{code, data, error}`. Authenticate with the API key headers (X-API-KEY, X-TIMESTAMP ' +
-        'and X-SIGNATURE, spec 5.1) or a bearer token from POST /api/v1/oauth/token; the operator routes ' +
+        'and X-SIGNATURE) or a bearer token from POST /api/v1/oauth/token; the operator routes ' +
         '(/api/v1/admin) take the admin token.',
     )
     .setVersion(packageVersion())
+    .addServer('http://127.0.0.1:3000', "The address `npm start` serves on; use your deployment's instead")
     .addSecurity(SECURITY_SCHEMES.apiKey, {
       type: 'apiKey',
       in: 'header',
@@ -87,34 +83,62 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       in: 'header',
       name: 'X-SIGNATURE',
       description:
-        'Lowercase hex HMAC-SHA256, under the API secret, of the canonical JSON of {body, query, url, ts} (spec 5.1). Each signature is accepted once.',
+        'Lowercase hex HMAC-SHA256, under the API secret, of the canonical JSON of {body, query, url, ts}. Each signature is accepted once.',
     })
     .addSecurity(SECURITY_SCHEMES.bearer, {
-      type: 'http',
-      scheme: 'bearer',
-      description: `An access token from POST /api/v1/oauth/token (client credentials). A route's requirement names the scope it needs; READWRITE grants READ and WRITE. Scopes: ${ALL_SCOPES.join(', ')}.`,
+      type: 'oauth2',
+      description:
+        "A bearer access token from POST /api/v1/oauth/token (client credentials). A route's requirement names the scope it needs; READWRITE grants READ and WRITE.",
+      flows: {
+        clientCredentials: {
+          tokenUrl: '/api/v1/oauth/token',
+          scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, scopeDescription(scope)])),
+        },
+      },
     })
     .addSecurity(SECURITY_SCHEMES.admin, {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'ADMIN_TOKEN',
       description: 'The operator token from the configuration (ADMIN_TOKEN).',
+    })
+    .addSecurity(SECURITY_SCHEMES.clientBasic, {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'An OAuth client: client_id and client_secret, each form-urlencoded, as HTTP Basic user and password.',
     });
+  for (const tag of TAGS) builder.addTag(tag.name, tag.description);
   // The default for a route that declares nothing: the guard asks for an organisation's credentials.
   for (const requirement of orgSecurity()) builder.addSecurityRequirements(requirement);
 
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  document.components = { ...document.components, schemas: { ...SCHEMAS, ...document.components?.schemas } };
+  document.components = {
+    ...document.components,
+    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...document.components?.schemas },
+  };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       declarePathParameters(path, operation);
-      describeResponses(operation, operation.security ?? document.security ?? []);
+      describeResponses(path, operation, operation.security ?? document.security ?? []);
     }
   }
+  toJsonSchema2020(document);
+  document.info.license = {
+    name: 'Proprietary: all rights reserved',
+    identifier: 'LicenseRef-Proprietary',
+  } as NonNullable<OpenAPIObject['info']['license']>;
+  // The organisation's routes first, then the operator's, then the probes: the order /docs shows.
+  const rank = (path: string) => (path.startsWith('/api/v1/admin/') ? 1 : path.startsWith('/api/') ? 0 : 2);
+  document.paths = Object.fromEntries(Object.entries(document.paths).sort(([a], [b]) => rank(a) - rank(b)));
+  (document as OpenAPIObject & { 'x-tagGroups': unknown })['x-tagGroups'] = TAG_GROUPS.map((group) => ({
+    name: group,
+    tags: TAGS.filter((tag) => tag.group === group).map((tag) => tag.name),
+  }));
   return document;
 }
 
@@ -128,31 +152,78 @@ export function setupOpenApi(app: INestApplication): void {
   });
 }
 
-/** A path parameter that only a custom pipe reads is not seen by @nestjs/swagger; OpenAPI needs it listed. */
-function declarePathParameters(path: string, operation: Operation): void {
-  const declared = new Set(
-    (operation.parameters ?? []).flatMap((parameter) =>
-      'in' in parameter && parameter.in === 'path' ? [parameter.name] : [],
-    ),
-  );
-  for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
-    if (name === undefined || declared.has(name)) continue;
-    operation.parameters = [
-      ...(operation.parameters ?? []),
-      { name, in: 'path', required: true, schema: { type: 'string' } },
-    ];
+/** Each path parameter with the rule its pipe (common/params.ts) or its route enforces. */
+function pathParameter(path: string, name: string): { description: string; schema: SchemaObject } {
+  switch (name) {
+    case 'orgId':
+      return {
+        description: 'The organisation (a malformed id is a 400)',
+        schema: { type: 'integer', minimum: 1, maximum: 2147483647 },
+      };
+    case 'orgUserId':
+      return {
+        description: `The organisation's id of the user (${ORG_USER_ID_RULE}); an unknown one is a 404`,
+        schema: { type: 'string' },
+      };
+    case 'symbol':
+      return {
+        description: `The trading pair, ${SYMBOL_RULE}`,
+        schema: { type: 'string', pattern: SYMBOL.source },
+      };
+    case 'eventId':
+      return { description: "The event's id", schema: { type: 'string', format: 'uuid' } };
+    case 'id':
+      if (path.includes('/api-keys/'))
+        return {
+          description: "The key's id (a UUID) or its public value (pk_…)",
+          schema: { type: 'string', pattern: '^(?:[0-9a-fA-F-]{36}|pk_[A-Za-z0-9_-]{1,100})$' },
+        };
+      if (path.includes('/oauth-clients/'))
+        return {
+          description: "The client's id (a UUID) or its client_id (cl_…)",
+          schema: { type: 'string', pattern: '^(?:[0-9a-fA-F-]{36}|cl_[A-Za-z0-9_-]{1,100})$' },
+        };
+      if (path.includes('/notices/'))
+        return { description: "The notice's id", schema: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' } };
+      return {
+        description: "The order's id (an integer); anything else is a 404",
+        schema: { type: 'string' },
+      };
+    default:
+      return { description: name, schema: { type: 'string' } };
   }
 }
 
-/** The envelope for what a route does not describe itself, and the error answers every route may give. */
-function describeResponses(operation: Operation, security: Record<string, string[]>[]): void {
-  for (const [status, response] of Object.entries(operation.responses)) {
-    if (!/^2\d\d$/.test(status) || !response || !('description' in response) || response.content) continue;
-    response.description ||= 'The envelope, with the result in `data`';
-    response.content = json('Envelope');
+/** Lists every path parameter (@nestjs/swagger misses those only a pipe reads) with its rule. */
+function declarePathParameters(path: string, operation: Operation): void {
+  const others = (operation.parameters ?? []).filter(
+    (parameter) => !('in' in parameter && parameter.in === 'path'),
+  );
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].flatMap(([, name]) => (name ? [name] : []));
+  operation.parameters = [
+    ...names.map((name) => ({ name, in: 'path' as const, required: true, ...pathParameter(path, name) })),
+    ...others,
+  ];
+}
+
+/** Routes that answer without reading PostgreSQL. */
+const NO_DATABASE = new Set(['/healthz', '/metrics']);
+
+/** The failures every route of a kind gives, added to those it declares (route.decorators.ts). */
+function describeResponses(path: string, operation: Operation, security: Record<string, string[]>[]): void {
+  const derived: ErrorStatus[] = [];
+  if (operation.requestBody || operation.parameters?.length) derived.push(400);
+  if (security.length > 0) derived.push(401);
+  if (operation.requestBody) derived.push(413, 415);
+  if (!NO_DATABASE.has(path)) derived.push(503);
+  for (const status of derived) {
+    operation.responses[status] ??= {
+      description: ERROR_DESCRIPTIONS[status],
+      content: json('ErrorEnvelope'),
+    };
   }
   if (security.some((requirement) => SECURITY_SCHEMES.bearer in requirement)) {
-    operation.responses['401'] ??= {
+    operation.responses['401'] = {
       description:
         'Missing or bad credentials (envelope), or a bearer token without the scope the route needs ({message, status})',
       content: {
@@ -167,10 +238,114 @@ function describeResponses(operation: Operation, security: Record<string, string
       },
     };
   }
+  if (!Object.keys(operation.responses).some((status) => status.startsWith('4'))) {
+    // Every route, even one that reads nothing from the request: the HTTP layer refuses a malformed request.
+    operation.responses['4XX'] = {
+      description: 'A request the HTTP layer refuses (malformed request line or headers, headers too large)',
+    };
+  }
   operation.responses.default ??= {
-    description: 'Any failure: the envelope with `code` equal to the HTTP status',
+    description: 'Any other failure (500): the envelope with `code` equal to the HTTP status',
     content: json('ErrorEnvelope'),
   };
+  operation.responses = Object.fromEntries(
+    Object.entries(operation.responses).sort(([a], [b]) =>
+      a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : 1,
+    ),
+  );
+}
+
+const TAG_GROUPS = ['Organisation API', 'Operator API', 'Operations'] as const;
+
+/** Tags in the order /docs shows them: the organisation's, then the operator's, then the probes. */
+const TAGS: readonly { name: string; description: string; group: (typeof TAG_GROUPS)[number] }[] = [
+  {
+    name: 'Authentication',
+    group: 'Organisation API',
+    description: 'Access tokens (OAuth 2.0 client credentials) and a signed echo to test request signing',
+  },
+  { name: 'Organisation', group: 'Organisation API', description: "The caller's own organisation" },
+  { name: 'Users', group: 'Organisation API', description: "The organisation's users" },
+  {
+    name: 'KYC',
+    group: 'Organisation API',
+    description: "A user's KYC: documents, the form, and where it stands",
+  },
+  { name: 'Orders', group: 'Organisation API', description: 'Market orders for users, and their positions' },
+  {
+    name: 'Webhooks',
+    group: 'Organisation API',
+    description: "The organisation's webhook endpoint and its deliveries",
+  },
+  {
+    name: 'Operator: Organisations',
+    group: 'Operator API',
+    description: 'Organisations, with the admin token',
+  },
+  {
+    name: 'Operator: Credentials',
+    group: 'Operator API',
+    description: "Organisations' API keys, OAuth clients and tokens",
+  },
+  { name: 'Operator: KYC review', group: 'Operator API', description: "The operator's KYC decisions" },
+  {
+    name: 'Operator: Trading',
+    group: 'Operator API',
+    description: "Prices and organisations' trading policies",
+  },
+  {
+    name: 'Operator: Notices',
+    group: 'Operator API',
+    description: 'System notices sent to every organisation',
+  },
+  { name: 'Operator: Audit', group: 'Operator API', description: 'The log of every operator write' },
+  {
+    name: 'Operations',
+    group: 'Operations',
+    description: 'Liveness, readiness and metrics, outside /api/v1',
+  },
+];
+
+/**
+ * @nestjs/swagger writes some OpenAPI 3.0 keywords even in a 3.1 document: `nullable` and boolean
+ * `exclusiveMinimum`/`exclusiveMaximum`. Rewritten as JSON Schema 2020-12 says them, in place.
+ */
+function toJsonSchema2020(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) toJsonSchema2020(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true) {
+    delete schema.nullable;
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  }
+  if (typeof schema.exclusiveMinimum === 'boolean') {
+    if (schema.exclusiveMinimum) {
+      schema.exclusiveMinimum = schema.minimum;
+      delete schema.minimum;
+    } else {
+      delete schema.exclusiveMinimum;
+    }
+  }
+  if (typeof schema.exclusiveMaximum === 'boolean') {
+    if (schema.exclusiveMaximum) {
+      schema.exclusiveMaximum = schema.maximum;
+      delete schema.maximum;
+    } else {
+      delete schema.exclusiveMaximum;
+    }
+  }
+  for (const value of Object.values(schema)) toJsonSchema2020(value);
+}
+
+function scopeDescription(scope: string): string {
+  const [module, permission] = scope.split(':');
+  const what =
+    module === 'MANAGE_USERS' ? 'users and their KYC' : 'orders, positions, webhooks and the organisation';
+  const how = permission === 'READ' ? 'read' : permission === 'WRITE' ? 'change' : 'read and change';
+  return `${how} ${what}`;
 }
 
 function packageVersion(): string {

@@ -7,12 +7,21 @@ import { PageQuery } from '../common/pagination.js';
 import { CreateOrgDto } from './dto/create-org.dto.js';
 import { UpdateOrgDto } from './dto/update-org.dto.js';
 import { OrgsService } from './orgs.service.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
 /** Organisations on the operator surface. */
+@ApiTags('Operator: Organisations')
 @Controller('admin/orgs')
 export class AdminOrgsController {
   constructor(private readonly orgs: OrgsService) {}
 
+  @ApiRoute({
+    summary: 'Create an organisation',
+    description:
+      'Creates an organisation with the default policy; credentials are issued separately. Audited.',
+    data: 'AdminOrganisation',
+  })
   @Post()
   @HttpCode(200)
   @AdminOnly()
@@ -20,18 +29,35 @@ export class AdminOrgsController {
     return this.orgs.create(actor, body);
   }
 
+  @ApiRoute({
+    summary: 'List organisations',
+    description: 'Every organisation, by id; paginated by cursor.',
+    data: { page: 'AdminOrganisation' },
+  })
   @Get()
   @AdminOnly()
   list(@Query() query: PageQuery) {
     return this.orgs.list(query);
   }
 
+  @ApiRoute({
+    summary: 'Get an organisation',
+    description: 'One organisation, by id.',
+    data: 'AdminOrganisation',
+    errors: [404],
+  })
   @Get(':orgId')
   @AdminOnly()
   get(@Param('orgId', OrgIdPipe) orgId: number) {
     return this.orgs.get(orgId);
   }
 
+  @ApiRoute({
+    summary: 'Update an organisation',
+    description: 'Changes the fields sent; supportEmails replaces the list. Audited.',
+    data: 'AdminOrganisation',
+    errors: [404],
+  })
   @Patch(':orgId')
   @AdminOnly()
   update(@AdminActor() actor: string, @Param('orgId', OrgIdPipe) orgId: number, @Body() body: UpdateOrgDto) {

@@ -6,29 +6,55 @@ import { AdminOnly } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { SetPriceDto } from './dto/set-price.dto.js';
 import { PricesService } from './prices.service.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Operator: Trading')
 @Controller('admin/prices')
 export class PricesController {
   constructor(private readonly prices: PricesService) {}
 
+  @ApiRoute({
+    summary: 'List prices',
+    description: 'Every operator price, by symbol; paginated by cursor.',
+    data: { page: 'Price' },
+  })
   @Get()
   @AdminOnly()
   list(@Query() query: PageQuery) {
     return this.prices.list(query);
   }
 
+  @ApiRoute({
+    summary: 'Get a price',
+    description: 'The operator price of one trading pair.',
+    data: 'Price',
+    errors: [404],
+  })
   @Get(':symbol')
   @AdminOnly()
   get(@Param('symbol', SymbolPipe) symbol: string) {
     return this.prices.get(symbol);
   }
 
+  @ApiRoute({
+    summary: 'Set a price',
+    description: 'Sets the price orders of the pair execute at. Audited.',
+    data: 'Price',
+  })
   @Put(':symbol')
   @AdminOnly()
   set(@AdminActor() actor: string, @Param('symbol', SymbolPipe) symbol: string, @Body() body: SetPriceDto) {
     return this.prices.set(actor, symbol, body.price);
   }
 
+  @ApiRoute({
+    summary: 'Delete a price',
+    description:
+      'Removes the price; orders of the pair are refused (PRICE_UNAVAILABLE) until one is set. Audited.',
+    data: 'Price',
+    errors: [404],
+  })
   @Delete(':symbol')
   @AdminOnly()
   remove(@AdminActor() actor: string, @Param('symbol', SymbolPipe) symbol: string) {

@@ -6,7 +6,10 @@ import { DeliveriesService } from './deliveries.service.js';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query.js';
 import { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiRoute } from '../openapi/route.decorators.js';
 
+@ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(
@@ -14,6 +17,13 @@ export class WebhooksController {
     private readonly deliveries: DeliveriesService,
   ) {}
 
+  @ApiRoute({
+    summary: 'Register the webhook',
+    description:
+      "Registers (or replaces) the organisation's one webhook endpoint. The url must be https on the organisation's kycDomain or a subdomain of it; the api sends a challenge at once and the answer says whether it passed. ENTERPRISE plan only.",
+    data: 'Webhook',
+    errors: [403],
+  })
   @Post()
   @HttpCode(200)
   @RequireScope('BASE_MODULE:WRITE')
@@ -21,24 +31,49 @@ export class WebhooksController {
     return this.webhooks.register(caller.orgId, body);
   }
 
+  @ApiRoute({
+    summary: 'Get the webhook',
+    description: "The organisation's webhook endpoint and whether its challenge passed; never its secret.",
+    data: 'Webhook',
+    errors: [404],
+  })
   @Get()
   @RequireScope('BASE_MODULE:READ')
   get(@Caller() caller: Principal) {
     return this.webhooks.get(caller.orgId);
   }
 
+  @ApiRoute({
+    summary: 'Remove the webhook',
+    description: 'Removes the endpoint; no event is sent until another is registered.',
+    data: 'DeletedWebhook',
+    errors: [404],
+  })
   @Delete()
   @RequireScope('BASE_MODULE:WRITE')
   remove(@Caller() caller: Principal) {
     return this.webhooks.remove(caller.orgId);
   }
 
+  @ApiRoute({
+    summary: 'List delivery attempts',
+    description:
+      'Every attempt to deliver an event to the webhook, oldest first, optionally for one event or one outcome; paginated by cursor.',
+    data: { page: 'WebhookDelivery' },
+  })
   @Get('deliveries')
   @RequireScope('BASE_MODULE:READ')
   listDeliveries(@Caller() caller: Principal, @Query() query: ListDeliveriesQuery) {
     return this.deliveries.list(caller.orgId, query);
   }
 
+  @ApiRoute({
+    summary: 'Redeliver an event',
+    description:
+      'Queues one more delivery of an event to the active webhook, once its own retries are over and within 24 hours of the event.',
+    data: 'Redelivery',
+    errors: [404, 409],
+  })
   @Post('events/:eventId/redeliver')
   @HttpCode(200)
   @RequireScope('BASE_MODULE:WRITE')

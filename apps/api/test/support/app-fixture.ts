@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { openDatabase, type OrgPlan, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { ALL_SCOPES, type Envelope, type Scope, signedRequestHeaders } from '@svc/protocol';
@@ -17,6 +18,7 @@ import { createApp } from '../../src/app.js';
 import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { OpenApiContract } from './openapi-contract.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 export interface TestResponse<T = unknown> {
@@ -99,6 +101,8 @@ export interface FixtureOptions {
 }
 
 export class ApiFixture {
+  private contract?: Promise<OpenApiContract>;
+
   private constructor(
     readonly app: NestFastifyApplication,
     readonly db: TestDatabase,
@@ -188,6 +192,13 @@ export class ApiFixture {
       ...(text === undefined ? {} : { body: text }),
     });
     const responseText = await response.text();
+    (await this.openApiContract()).check({
+      method,
+      path,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text: responseText,
+    });
     let body: TestResponse<T>['body'];
     try {
       body = JSON.parse(responseText) as TestResponse<T>['body'];
@@ -195,6 +206,14 @@ export class ApiFixture {
       body = undefined as unknown as TestResponse<T>['body'];
     }
     return { status: response.status, headers: response.headers, text: responseText, body };
+  }
+
+  /** The served OpenAPI document, which every answer `request` receives is checked against. */
+  openApiContract(): Promise<OpenApiContract> {
+    this.contract ??= fetch(`${this.baseUrl}/openapi.json`)
+      .then((response) => response.json())
+      .then((document) => new OpenApiContract(document as OpenAPIObject));
+    return this.contract;
   }
 
   /** An admin request with the configured admin token. */

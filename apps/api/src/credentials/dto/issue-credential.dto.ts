@@ -1,6 +1,7 @@
 import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
 
 import { IfPresent } from '../../common/validation.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const Label = () =>
   Matches(/^[^\p{Cc}]{0,100}$/u, {
@@ -13,6 +14,11 @@ export class IssueApiKeyDto {
   @IfPresent()
   @IsString()
   @Label()
+  @ApiPropertyOptional({
+    maxLength: 100,
+    pattern: '^[^\\p{Cc}]{0,100}$',
+    description: 'A note for operators, e.g. which system uses the key',
+  })
   label?: string;
 }
 
@@ -22,10 +28,20 @@ export class IssueOAuthClientDto {
   @IsDefined()
   @IsString()
   @MaxLength(1000)
+  @ApiProperty({
+    maxLength: 1000,
+    description: 'Granted scopes, space-separated MODULE:PERMISSION values',
+    example: 'BASE_MODULE:READWRITE MANAGE_USERS:READ',
+  })
   scopes!: string;
 
   @IfPresent()
   @IsString()
   @Label()
+  @ApiPropertyOptional({
+    maxLength: 100,
+    pattern: '^[^\\p{Cc}]{0,100}$',
+    description: 'A note for operators, e.g. which system uses the client',
+  })
   label?: string;
 }

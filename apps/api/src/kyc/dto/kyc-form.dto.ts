@@ -13,6 +13,7 @@ import {
   isISO31661Alpha2,
   type ValidationOptions,
 } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** A letter, then letters, marks, spaces, apostrophes, dots or hyphens (José, O'Brien, Anne-Marie). */
 const PERSON_NAME = /^\p{L}[\p{L}\p{M} '.-]*$/u;
@@ -54,18 +55,21 @@ export class KycAddressDto {
   @IsString()
   @Length(1, 200, { message: 'line1 must be 1 to 200 characters' })
   @Matches(NOT_BLANK, { message: 'line1 must not be blank' })
+  @ApiProperty({ minLength: 1, maxLength: 200, pattern: NOT_BLANK.source })
   line1!: string;
 
   @IsOptional()
   @IsString()
   @Length(1, 200, { message: 'line2 must be 1 to 200 characters' })
   @Matches(NOT_BLANK, { message: 'line2 must not be blank' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, pattern: NOT_BLANK.source })
   line2?: string;
 
   @IsDefined({ message: 'city is required' })
   @IsString()
   @Length(1, 100, { message: 'city must be 1 to 100 characters' })
   @Matches(NOT_BLANK, { message: 'city must not be blank' })
+  @ApiProperty({ minLength: 1, maxLength: 100, pattern: NOT_BLANK.source })
   city!: string;
 
   @IsDefined({ message: 'postalCode is required' })
@@ -73,10 +77,12 @@ export class KycAddressDto {
   @Matches(POSTAL_CODE, {
     message: 'postalCode must be 1 to 15 letters, digits, spaces or hyphens, starting with a letter or digit',
   })
+  @ApiProperty({ pattern: POSTAL_CODE.source, example: 'SW1A 1AA' })
   postalCode!: string;
 
   @IsDefined({ message: 'country is required' })
   @IsCountryCode({ message: 'country must be an ISO 3166-1 alpha-2 code in capitals, e.g. GB' })
+  @ApiProperty({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, in capitals', example: 'GB' })
   country!: string;
 }
 
@@ -87,6 +93,7 @@ export class KycFormDto {
   @Matches(PERSON_NAME, {
     message: 'firstName must start with a letter and hold only letters, spaces, apostrophes, dots or hyphens',
   })
+  @ApiProperty({ minLength: 1, maxLength: 100, pattern: PERSON_NAME.source })
   firstName!: string;
 
   @IsDefined({ message: 'lastName is required' })
@@ -95,22 +102,30 @@ export class KycFormDto {
   @Matches(PERSON_NAME, {
     message: 'lastName must start with a letter and hold only letters, spaces, apostrophes, dots or hyphens',
   })
+  @ApiProperty({ minLength: 1, maxLength: 100, pattern: PERSON_NAME.source })
   lastName!: string;
 
   @IsDefined({ message: 'dateOfBirth is required' })
   @IsPastCalendarDate({
     message: `dateOfBirth must be a real date written YYYY-MM-DD, from ${EARLIEST_BIRTH_DATE} up to today`,
   })
+  @ApiProperty({
+    format: 'date',
+    description: `A real date, YYYY-MM-DD, from ${EARLIEST_BIRTH_DATE} up to today (UTC)`,
+    example: '1990-04-01',
+  })
   dateOfBirth!: string;
 
   @IsDefined({ message: 'nationality is required' })
   @IsCountryCode({ message: 'nationality must be an ISO 3166-1 alpha-2 code in capitals, e.g. GB' })
+  @ApiProperty({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, in capitals', example: 'GB' })
   nationality!: string;
 
   @IsDefined({ message: 'address is required' })
   @IsObject({ message: 'address must be an object' })
   @ValidateNested()
   @Type(() => KycAddressDto)
+  @ApiProperty({ type: () => KycAddressDto })
   address!: KycAddressDto;
 }
 

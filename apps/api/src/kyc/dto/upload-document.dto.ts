@@ -1,4 +1,5 @@
 import { IsDefined, IsOptional, IsString, Matches } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export const DOC_CATEGORY = /^[A-Za-z0-9_.-]{1,64}$/;
 const RULE = '1 to 64 characters among letters, digits and _ . -';
@@ -9,12 +10,14 @@ export class UploadDocumentDto {
   @IsDefined({ message: 'docCategory is required' })
   @IsString()
   @Matches(DOC_CATEGORY, { message: `docCategory must be ${RULE}` })
+  @ApiProperty({ pattern: DOC_CATEGORY.source, description: 'What the document is for', example: 'IDENTITY' })
   docCategory!: string;
 
   /** Which document it is, e.g. PASSPORT or UTILITY_BILL. */
   @IsDefined({ message: 'docSubCategory is required' })
   @IsString()
   @Matches(DOC_CATEGORY, { message: `docSubCategory must be ${RULE}` })
+  @ApiProperty({ pattern: DOC_CATEGORY.source, description: 'Which document it is', example: 'PASSPORT' })
   docSubCategory!: string;
 }
 
@@ -28,5 +31,10 @@ export class UploadDocumentQuery {
   @IsOptional()
   @IsString()
   @Matches(/^[0-9a-f]{64}$/, { message: 'sha256 must be 64 lowercase hexadecimal digits' })
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      'The SHA-256 of the file, lowercase hex; when given it must match. The query is signed with the API key method, so the signature then covers the file',
+  })
   sha256?: string;
 }

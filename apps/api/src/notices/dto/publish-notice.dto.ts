@@ -3,6 +3,7 @@ import { IsIn, IsString, Matches, registerDecorator, ValidateIf } from 'class-va
 
 import { SYMBOL, SYMBOL_RULE } from '../../common/assets.js';
 import { INSTANT_RULE, parseInstant } from './instant.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Notices about a trading pair: their entity is its symbol. */
 export const PAIR_NOTICES: readonly SystemNotice[] = ['ASSET_ENABLE', 'ASSET_DISABLE'];
@@ -54,24 +55,45 @@ function Instant() {
 /** Body of POST /api/v1/admin/notices/ (spec 6.4, SystemInformation). */
 export class PublishNoticeDto {
   @IsIn(SYSTEM_NOTICES, { message: `event must be one of ${SYSTEM_NOTICES.join(', ')}` })
+  @ApiProperty({ enum: SYSTEM_NOTICES })
   event!: SystemNotice;
 
   @IsString({ message: 'entity must be a string' })
   @Matches(ENTITY, { message: 'entity must be 1 to 128 characters, not blank, without control characters' })
   @PairEntity()
+  @ApiProperty({
+    pattern: ENTITY.source,
+    description: `What the notice is about; for ${PAIR_NOTICES.join(' and ')} a trading pair (${SYMBOL_RULE})`,
+  })
   entity!: string;
 
   @IsString({ message: 'message must be a string' })
   @Matches(MESSAGE, {
     message: 'message must be 1 to 2000 characters, not blank, without control characters',
   })
+  @ApiProperty({
+    pattern: MESSAGE.source,
+    description: '1 to 2000 characters, not blank, without control characters',
+  })
   message!: string;
 
   @ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null)
   @Instant()
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: `Null or ${INSTANT_RULE}`,
+  })
   startTime?: string | null;
 
   @ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null)
   @Instant()
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: `Null or ${INSTANT_RULE}; after startTime when both are given`,
+  })
   endTime?: string | null;
 }

@@ -1,0 +1,301 @@
+// What the routes answer, as JSON Schema (OpenAPI 3.1): one schema per view (the `*.view.ts` files and the
+// services' small answers), closed (`additionalProperties: false`) so that a field added to a view without
+// its schema fails the e2e tests that validate every answer against the document.
+import { ORG_PLANS } from '@svc/db';
+import {
+  KYC_EVENT_TYPES,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  SYSTEM_NOTICES,
+  USER_STATUSES,
+  USER_TYPES,
+} from '@svc/protocol';
+
+type Schema = Record<string, unknown>;
+
+const string: Schema = { type: 'string' };
+const integer: Schema = { type: 'integer' };
+const number: Schema = { type: 'number' };
+const boolean: Schema = { type: 'boolean' };
+const dateTime: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' };
+const uuid: Schema = { type: 'string', format: 'uuid' };
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const orNull = (schema: Schema): Schema =>
+  '$ref' in schema
+    ? { oneOf: [schema, { type: 'null' }] }
+    : {
+        ...schema,
+        type: [schema.type, 'null'],
+        ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+      };
+const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
+const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+const amounts: Schema = {
+  type: 'object',
+  additionalProperties: number,
+  description: 'Asset code to amount, codes in alphabetical order; a code absent has no limit',
+};
+
+/** A closed object: every property listed is always present. */
+function record(description: string, properties: Record<string, Schema>): Schema {
+  return {
+    type: 'object',
+    description,
+    required: Object.keys(properties),
+    properties,
+    additionalProperties: false,
+  };
+}
+
+const KYC_STATES = ['NONE', ...KYC_EVENT_TYPES];
+
+const user = {
+  orgUserId: string,
+  orgId: integer,
+  kyc: boolean,
+  tnc: boolean,
+  userStatus: enumOf(USER_STATUSES),
+  userType: enumOf(USER_TYPES),
+};
+
+const kycDocument = {
+  id: uuid,
+  docCategory: string,
+  docSubCategory: string,
+  fileName: string,
+  contentType: enumOf(['application/pdf', 'image/jpeg', 'image/png']),
+  sizeBytes: integer,
+  sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  createdAt: dateTime,
+};
+
+const policy = {
+  enabledAssets: arrayOf(string),
+  quoteLimit: amounts,
+  totalLimit: amounts,
+  totalExposure: amounts,
+  assetExposure: amounts,
+  commissionRate: number,
+  vatRate: number,
+};
+
+const adminOrg = {
+  orgId: integer,
+  name: string,
+  plan: enumOf(ORG_PLANS),
+  kycDomain: string,
+  supportEmails: arrayOf({ type: 'string', format: 'email' }),
+  policy: ref('OrgPolicy'),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+};
+
+const apiKey = {
+  id: uuid,
+  orgId: integer,
+  apiKey: { type: 'string', description: 'The public key (pk_…), sent as X-API-KEY' },
+  label: string,
+  createdAt: dateTime,
+  revokedAt: orNull(dateTime),
+};
+
+const oauthClient = {
+  id: uuid,
+  orgId: integer,
+  clientId: { type: 'string', description: 'The client_id (cl_…)' },
+  scopes: arrayOf(string),
+  label: string,
+  createdAt: dateTime,
+  revokedAt: orNull(dateTime),
+};
+
+const notice = {
+  event: enumOf(SYSTEM_NOTICES),
+  entity: string,
+  message: string,
+  startTime: orNull(dateTime),
+  endTime: orNull(dateTime),
+};
+
+/** The views, by component name. */
+export const VIEW_SCHEMAS: Record<string, Schema> = {
+  User: record('A user: the record sent in Users events, where KYC stands, and timestamps', {
+    ...user,
+    kycState: {
+      ...enumOf(KYC_STATES),
+      description: 'NONE before the first KYC step, then the last KYC event',
+    },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  KycDocument: record('A stored KYC document: everything but its content', kycDocument),
+  KycForm: {
+    ...record('The KYC form as stored', {
+      firstName: string,
+      lastName: string,
+      dateOfBirth: { type: 'string', format: 'date' },
+      nationality: string,
+      address: {
+        ...record('Where the user lives', {
+          line1: string,
+          line2: string,
+          city: string,
+          postalCode: string,
+          country: string,
+        }),
+        required: ['line1', 'city', 'postalCode', 'country'],
+      },
+    }),
+  },
+  KycReview: record("The operator's last decision, with the text the organisation should act on", {
+    eventType: enumOf(['KYC_COMPLETED', 'KYC_REJECTED', 'KYC_RFI']),
+    message: orNull(string),
+    at: dateTime,
+  }),
+  KycStatus: record(
+    "Where a user's KYC stands: state, documents (without content), the form, the last review",
+    {
+      orgUserId: string,
+      orgId: integer,
+      kycState: enumOf(KYC_STATES),
+      kyc: boolean,
+      userStatus: enumOf(USER_STATUSES),
+      expiresAt: {
+        ...orNull(dateTime),
+        description: 'When the current step expires; null when nothing is waiting',
+      },
+      documents: arrayOf(ref('KycDocument')),
+      form: orNull(ref('KycForm')),
+      review: orNull(ref('KycReview')),
+    },
+  ),
+  Order: record(
+    'An order, as answered and as sent in Orders events; amounts with exactly their stored digits',
+    {
+      id: integer,
+      orgId: integer,
+      clientOrderId: uuid,
+      orgUserId: string,
+      symbol: { type: 'string', example: 'BTC_EUR' },
+      side: enumOf(ORDER_SIDES),
+      type: enumOf(ORDER_TYPES),
+      quantity: number,
+      quoteQuantity: number,
+      filled: number,
+      status: enumOf(ORDER_STATUSES),
+      price: number,
+      averagePrice: number,
+      estimatedPrice: number,
+      baseAveragePrice: number,
+      commissionRate: number,
+      vatRate: number,
+      commissionAmount: number,
+      vatAmount: number,
+      netExecutedAmount: number,
+      totalExecutedAmount: number,
+      commissionAsset: string,
+      rejectionReason: {
+        ...orNull(string),
+        description: 'Why the order is REJECTED or FAILED; null otherwise',
+      },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  ),
+  Positions: record("A user's non-zero positions, by asset code", {
+    orgUserId: string,
+    positions: arrayOf(record('A position', { asset: string, quantity: number, updatedAt: dateTime })),
+  }),
+  OrgPolicy: record('What the organisation may trade, its limits and its rates', policy),
+  Organisation: record("The caller's organisation; `webhook` is null until one is registered", {
+    ...adminOrg,
+    webhook: orNull(
+      record('The registered webhook', { url: string, status: enumOf(['ACTIVE', 'CHALLENGE_FAILED']) }),
+    ),
+  }),
+  AdminOrganisation: record('An organisation on the operator surface', adminOrg),
+  Webhook: record("The organisation's webhook endpoint; never its secret", {
+    url: string,
+    status: enumOf(['ACTIVE', 'CHALLENGE_FAILED']),
+    challengePassed: boolean,
+    challengeError: orNull(string),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
+  DeletedWebhook: record('The webhook that was removed', {
+    url: string,
+    deleted: { type: 'boolean', const: true },
+  }),
+  WebhookDelivery: record('One delivery attempt of an event', {
+    eventId: uuid,
+    url: string,
+    numRetries: integer,
+    manual: { type: 'boolean', description: 'True for an attempt asked for with redeliver' },
+    attemptedAt: dateTime,
+    durationMs: integer,
+    delivered: boolean,
+    statusCode: orNull(integer),
+    errorKind: { ...orNull(string), description: 'Why the attempt failed, e.g. http_status or timeout' },
+    response: {
+      ...orNull(string),
+      description: "The first 1 KB of the receiver's answer, or the error's text",
+    },
+  }),
+  Redelivery: record('The event is queued for one more delivery', {
+    eventId: uuid,
+    status: enumOf(['QUEUED']),
+  }),
+  OAuthToken: record('An access token (client credentials)', {
+    access_token: string,
+    expires_in: { type: 'integer', minimum: 1, description: 'Seconds' },
+    token_type: enumOf(['Bearer']),
+    scope: { type: 'string', description: 'The scopes granted, space-separated' },
+  }),
+  ApiKey: record('An API key; never its secret', apiKey),
+  IssuedApiKey: record('A new API key with its secret: the only time the secret is shown', {
+    ...apiKey,
+    apiSecret: string,
+  }),
+  OAuthClient: record('An OAuth client; never its secret', oauthClient),
+  IssuedOAuthClient: record('A new OAuth client with its secret: the only time the secret is shown', {
+    ...oauthClient,
+    clientSecret: string,
+  }),
+  RevokedOAuthClient: record('The revoked client and how many of its tokens were revoked with it', {
+    ...oauthClient,
+    tokensRevoked: integer,
+  }),
+  TokensRevoked: record('How many access tokens were revoked', { revoked: integer }),
+  ApiKeyList: record("The organisation's API keys, oldest first", { items: arrayOf(ref('ApiKey')) }),
+  OAuthClientList: record("The organisation's OAuth clients, oldest first", {
+    items: arrayOf(ref('OAuthClient')),
+  }),
+  Price: record('An operator price', { symbol: string, price: number, updatedAt: dateTime }),
+  Notice: record('A published system notice (sent as a SystemInformation event)', {
+    id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
+    ...notice,
+    createdAt: dateTime,
+  }),
+  AuditEntry: record('One audit log entry', {
+    id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
+    actor: string,
+    action: string,
+    orgId: orNull(integer),
+    details: { type: 'object', description: 'What changed, by action' },
+    createdAt: dateTime,
+  }),
+  Health: record('The process is up', { status: enumOf(['ok']) }),
+  Ready: record('The process can serve', { status: enumOf(['ready']) }),
+};
+
+/** A page of `item`: the list routes' answer. */
+export function pageSchema(item: string): Schema {
+  return record(`A page of ${item} items, in key order`, {
+    items: arrayOf(ref(item)),
+    nextCursor: {
+      ...orNull(string),
+      description: 'Pass as `cursor` for the next page; null on the last page',
+    },
+  });
+}
