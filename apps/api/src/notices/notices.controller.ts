@@ -18,7 +18,7 @@ export class NoticesController {
     summary: 'Publish a system notice',
     description:
       'Publishes a notice (maintenance, an asset enabled or disabled) that every organisation receives as a SystemInformation event. Audited.',
-    data: 'Notice',
+    data: 'PublishedNotice',
   })
   @Post()
   @HttpCode(200)

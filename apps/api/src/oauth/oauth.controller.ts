@@ -44,10 +44,22 @@ export class OAuthController {
   @ApiRoute({
     summary: 'Echo a signed request',
     description:
-      'Answers the JSON object it was sent, as `data`: a way to check request signing and bearer tokens.',
-    data: { type: 'object', description: 'The request body, as sent' },
+      'Answers the JSON it was sent, as `data`, compact and with its keys in the order sent (no body: `{}`): ' +
+      'a way to check request signing and bearer tokens.',
+    data: {
+      type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+      items: {},
+      description: 'The request body, as sent: any JSON value',
+    },
   })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'Any JSON object' } })
+  @ApiBody({
+    schema: {
+      type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+      items: {},
+      additionalProperties: true,
+      description: 'Any JSON value, usually an object',
+    },
+  })
   @Post('test')
   @HttpCode(200)
   @RawResponse()

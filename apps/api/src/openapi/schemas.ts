@@ -277,6 +277,16 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     ...notice,
     createdAt: dateTime,
   }),
+  PublishedNotice: record('The published notice and how many organisations its event went to', {
+    id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
+    ...notice,
+    createdAt: dateTime,
+    recipients: {
+      ...integer,
+      minimum: 0,
+      description: 'Organisations with an active webhook that got the event',
+    },
+  }),
   AuditEntry: record('One audit log entry', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
     actor: string,
