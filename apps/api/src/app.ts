@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule, type AppDependencies } from './app.module.js';
 import { keepNumberText } from './common/decimal.js';
 import { badRequest } from './common/errors.js';
+import { answerClientError } from './common/client-errors.js';
 import { checkContentTypes } from './common/content-type.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
 import { echoRequestId, RequestLog, requestId } from './common/logger.js';
@@ -29,6 +30,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     genReqId: requestId,
     logController: new RequestLog(),
     trustProxy: true,
+    clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
     rawBody: true,

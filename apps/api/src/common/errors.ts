@@ -11,10 +11,12 @@ export const ERRORS = {
   forbidden: { status: 403, text: 'Forbidden' },
   not_found: { status: 404, text: 'Not Found' },
   method_not_allowed: { status: 405, text: 'Method Not Allowed' },
+  request_timeout: { status: 408, text: 'Request Timeout' },
   conflict: { status: 409, text: 'Conflict' },
   payload_too_large: { status: 413, text: 'Payload Too Large' },
   unsupported_media_type: { status: 415, text: 'Unsupported Media Type' },
   rate_limited: { status: 429, text: 'Too Many Requests' },
+  headers_too_large: { status: 431, text: 'Request Header Fields Too Large' },
   internal: { status: 500, text: 'Internal Server Error' },
   unavailable: { status: 503, text: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; text: string }>;
@@ -26,9 +28,18 @@ export function statusText(status: number): string {
   return Object.values(ERRORS).find((error) => error.status === status)?.text ?? 'Error';
 }
 
-/** `Text: detail`, or the text alone when there is no detail (or the detail only repeats it). */
+/** The longest error text answered: texts that echo input (a field name, a key) stay short. */
+export const MAX_ERROR_TEXT = 1000;
+
+/** `Text: detail`, or the text alone when there is no detail (or the detail only repeats it); capped. */
 export function errorMessage(text: string, detail?: string): string {
-  return detail && detail !== text ? `${text}: ${detail}` : text;
+  const message = detail && detail !== text ? `${text}: ${detail}` : text;
+  return message.length > MAX_ERROR_TEXT ? `${message.slice(0, MAX_ERROR_TEXT - 1)}…` : message;
+}
+
+/** A value from the request as an error text quotes it: JSON-quoted, at most `max` characters of it. */
+export function quoted(value: string, max = 100): string {
+  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
 }
 
 export class AppError extends Error {

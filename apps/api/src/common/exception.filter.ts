@@ -56,6 +56,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      if (status === 404 && isNoRoute(exception) && !SERVED_METHODS.includes(request.method)) {
+        const { status: notAllowed, text } = ERRORS.method_not_allowed;
+        return {
+          status: notAllowed,
+          message: errorMessage(text, `${request.method.slice(0, 20)} is not served`),
+          headers: { allow: SERVED_METHODS.join(', ') },
+        };
+      }
       return { status, message: httpExceptionMessage(exception, status, request), headers: {} };
     }
     if (isUnavailable(exception)) {
@@ -74,8 +82,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
+/** The methods some route serves; any other (TRACE, CONNECT...) is a 405 on every path. */
+const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Nest's 404 for a path no route serves. */
+function isNoRoute(exception: HttpException): boolean {
+  return /^Cannot [A-Z-]+ /.test(exception.message);
+}
+
 function httpExceptionMessage(exception: HttpException, status: number, request: FastifyRequest): string {
-  if (status === 404 && /^Cannot [A-Z]+ /.test(exception.message)) {
+  if (status === 404 && isNoRoute(exception)) {
     return errorMessage(statusText(404), `no route ${request.method} ${request.url.split('?')[0] ?? ''}`);
   }
   const response = exception.getResponse();
@@ -88,9 +104,24 @@ function httpExceptionMessage(exception: HttpException, status: number, request:
   return errorMessage(statusText(status), detail);
 }
 
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+/**
+ * Whether `error` (or the driver error TypeORM wraps in it) says PostgreSQL is out of reach: refused or
+ * dropped connections, a client the pool marked broken, a server shutting down or out of connections.
+ */
+function isUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, message, driverError } = error as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+  };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/.test(message);
+  if (
+    typeof message === 'string' &&
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|not queryable|Connection ended|terminating connection|Client was closed/i.test(
+      message,
+    )
+  )
+    return true;
+  return isUnavailable(driverError, depth + 1);
 }

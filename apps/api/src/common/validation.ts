@@ -5,13 +5,19 @@ import { ValidateIf } from 'class-validator';
 
 import { badRequest } from './errors.js';
 
+/** Field names come from the request (an unknown key is named): long ones are cut. */
+const MAX_FIELD_NAME = 100;
+
 function messages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
-    const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) =>
+    const name =
+      error.property.length > MAX_FIELD_NAME ? `${error.property.slice(0, MAX_FIELD_NAME)}…` : error.property;
+    const path = parent ? `${parent}.${name}` : name;
+    const own = Object.values(error.constraints ?? {}).map((constraint) => {
+      const text = constraint.replaceAll(error.property, name);
       // class-validator writes "orgUserId must be a string"; nested fields get their full path.
-      text.startsWith(error.property) ? `${path}${text.slice(error.property.length)}` : `${path}: ${text}`,
-    );
+      return text.startsWith(name) ? `${path}${text.slice(name.length)}` : `${path}: ${text}`;
+    });
     return [...own, ...messages(error.children ?? [], path)];
   });
 }

@@ -5,6 +5,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, Matches, registerDecorator } from 'class-validator';
 
 import { ASSET_CODE, ASSET_CODE_RULE } from '../../common/assets.js';
+import { quoted } from '../../common/errors.js';
 import { amountProblem, decimalOf, toAmount } from '../../common/decimal.js';
 
 /** Entries of one limit map, and assets in enabledAssets. */
@@ -29,7 +30,7 @@ function limitMapProblem(value: unknown): string | undefined {
   const entries = Object.entries(value);
   if (entries.length > MAX_POLICY_ENTRIES) return `must hold at most ${MAX_POLICY_ENTRIES} entries`;
   const badKey = entries.find(([code]) => !ASSET_CODE.test(code));
-  if (badKey) return `keys must be asset codes of ${ASSET_CODE_RULE} (got ${JSON.stringify(badKey[0])})`;
+  if (badKey) return `keys must be asset codes of ${ASSET_CODE_RULE} (got ${quoted(badKey[0])})`;
   for (const [code, amount] of entries) {
     const problem = amountProblem(amount, true);
     if (problem) return `values ${problem} (${code} is not)`;
