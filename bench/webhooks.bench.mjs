@@ -33,7 +33,7 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const SECRET = 'whsec_bench-secret-0123456789abcdef';
 const MASTER_KEY = randomBytes(32).toString('base64');
-// A user record as the api sends it (spec 2.3).
+// A user record as the api sends it (docs/api-guide.md#users-events).
 const DATA = JSON.stringify({
   orgUserId: 'user-1001',
   orgId: 1,

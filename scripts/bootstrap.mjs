@@ -76,7 +76,7 @@ function toolchainEnv() {
   };
 }
 
-/** TypeORM 1.x and pg-boss 12 need Node ^22.13 or >= 24.11 (DESIGN section 3). */
+/** TypeORM 1.x and pg-boss 12 need Node ^22.13 or >= 24.11 (docs/decisions.md, "Toolchain"). */
 function qualifiesForServices(version) {
   const [major, minor] = version.split('.').map(Number);
   return (major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 24;

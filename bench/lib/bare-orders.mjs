@@ -1,5 +1,5 @@
 // The reference's market orders: the statements and the arithmetic of an order's transaction written
-// here, in plain JS over decimal.js and pg, and not taken from the api's sources (DESIGN section 8 is the
+// here, in plain JS over decimal.js and pg, and not taken from the api's sources (docs/decisions.md, "Trading" is the
 // shared rule book). So the reference measures the same database work (lock the user with the policy,
 // read the facts, insert the order, move the position) without borrowing code that could hide a
 // difference; api.bench.mjs compares both candidates' answers before it times anything
@@ -175,7 +175,7 @@ export async function placeOrder(client, orgId, request) {
   return { record: record(orgId, request, order, inserted[0]) };
 }
 
-/** The first rule of DESIGN section 8 the order breaks, in the order listed there, or null. */
+/** The first rule the order breaks, in the order they are checked (docs/decisions.md, "Trading"), or null. */
 function rejection(user, policy, request, row, sizing) {
   if (user.user_status !== 'ACTIVE') return 'USER_NOT_ACTIVE';
   if (!user.kyc) return 'KYC_NOT_COMPLETED';
@@ -209,7 +209,7 @@ function exact(stored) {
   return JSON.rawJSON(trimmed === '-0' ? '0' : trimmed);
 }
 
-/** The order record of spec 2.4, in its field order. */
+/** The order record (docs/api-guide.md#orders-events), in its field order. */
 function record(orgId, request, order, inserted) {
   return {
     id: Number(inserted.id),

@@ -83,7 +83,7 @@ export function demoInstructions(file: string, c: DemoCredentials): string {
     `    --data-urlencode 'scope=BASE_MODULE:READWRITE MANAGE_USERS:READWRITE' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.access_token')`,
     `  curl -s ${c.baseUrl}/api/v1/oauth/test -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"hello":"world"}'`,
     '',
-    'Create a user with the API key signature (spec 5.1):',
+    'Create a user with the API key signature (docs/api-guide.md#api-key-signing):',
     `  node -e 'const c=require("${file}"),{createHmac}=require("crypto"),b=JSON.stringify({orgUserId:"user-"+Date.now(),kyc:false,tnc:true}),t=String(Math.floor(Date.now()/1000)),s=createHmac("sha256",c.apiSecret).update(JSON.stringify({body:JSON.parse(b),query:{},url:"/api/v1/user/",ts:t})).digest("hex");fetch(c.baseUrl+"/api/v1/user/",{method:"POST",headers:{"content-type":"application/json","x-api-key":c.apiKey,"x-timestamp":t,"x-signature":s},body:b}).then(r=>r.text()).then(console.log)'`,
     '',
     'Create a user with kyc and tnc, and buy 0.01 BTC for them at the demo price:',

@@ -1,4 +1,4 @@
-// Authentication end to end: the spec's examples and every way a request can fail to authenticate.
+// Authentication end to end: the API guide's examples and every way a request can fail to authenticate.
 import { signRequest } from '@svc/protocol';
 
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';

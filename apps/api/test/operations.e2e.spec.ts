@@ -1,4 +1,4 @@
-// Operations end to end (DESIGN sections 7 and 10): the OpenAPI document and UI, metrics, request ids and
+// Operations end to end (docs/api-guide.md#errors, docs/decisions.md, "Operations"): the OpenAPI document and UI, metrics, request ids and
 // redacted logs, and the envelope on every failure, including an unexpected error and a lost database.
 import { Writable } from 'node:stream';
 

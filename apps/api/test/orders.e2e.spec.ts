@@ -8,7 +8,7 @@ import { ORDER_REJECTION_REASONS, type Order, parseOrder, parseWebhookEventText 
 import type { Venue } from '../src/orders/venue.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
 
-/** The fields of spec 2.4, in its order. */
+/** The order record's fields (docs/api-guide.md#orders-events), in its order. */
 const ORDER_FIELDS = [
   'id',
   'orgId',
@@ -154,7 +154,7 @@ describe('orders', () => {
   });
 
   describe('execution', () => {
-    it('fills a BUY by quantity at the operator price: the spec 2.4 record, stored row, position, event and job together', async () => {
+    it('fills a BUY by quantity at the operator price: the order record (docs/api-guide.md#orders-events), stored row, position, event and job together', async () => {
       const orgUserId = await trading.user();
       const clientOrderId = randomUUID();
       const response = await trading.order({ orgUserId, clientOrderId, quantity: 0.1 });

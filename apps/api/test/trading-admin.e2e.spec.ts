@@ -442,7 +442,7 @@ describe('operator trading surface', () => {
         [symbol],
       )) === 1;
 
-    it('a notice goes to exactly the organisations with an ACTIVE webhook, fields in the spec order', async () => {
+    it('a notice goes to exactly the organisations with an ACTIVE webhook, fields in the API guide order', async () => {
       const activeCount = await count("webhook_endpoints WHERE status = 'ACTIVE'");
       const response = await publish({
         event: 'MAINTENANCE_ALERTS',

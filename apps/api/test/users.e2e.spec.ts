@@ -32,7 +32,7 @@ describe('users', () => {
   };
 
   describe('POST /api/v1/user/', () => {
-    it('creates a PENDING user, its Users event with the spec 2.3 record, and the delivery job, together', async () => {
+    it('creates a PENDING user, its Users event with the user record (docs/api-guide.md#users-events), and the delivery job, together', async () => {
       const response = await org.signed<UserData>('POST', '/api/v1/user/', {
         body: { orgUserId: 'alice', kyc: false, tnc: true },
       });

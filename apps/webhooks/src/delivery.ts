@@ -1,4 +1,4 @@
-// Delivers the api's events (DESIGN section 9). Each batch of jobs: read the events and their
+// Delivers the api's events (docs/decisions.md, "Webhooks"). Each batch of jobs: read the events and their
 // organisations' endpoints, make the attempts (the per-endpoint cap applies), then write every outcome
 // in one transaction with the jobs that follow from it (retries, put-back jobs, failure e-mails). A
 // crash before that commit loses nothing: pg-boss hands the jobs out again and the attempts repeat (at
@@ -98,7 +98,7 @@ export class DeliveryProcessor {
           return;
         }
         if (now >= row.created_at.getTime() + this.config.webhooks.windowMs) {
-          // Spec 6.2: not delivered after one day, redeliveries included.
+          // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day, redeliveries included.
           if (!manual) outcomes.failed.push({ row, numRetries: expected });
           return;
         }

@@ -1,4 +1,4 @@
-// The per-endpoint concurrency cap (DESIGN section 9): at most `limit` attempts in flight to one
+// The per-endpoint concurrency cap (docs/decisions.md, "Webhooks"): at most `limit` attempts in flight to one
 // endpoint from this process, so one slow receiver cannot take every connection and starve the others.
 
 interface Slot {

@@ -1,5 +1,5 @@
 // Secrets the services must read back in clear (API secrets for HMAC, webhook secrets for signing),
-// sealed at rest with AES-256-GCM under the master key (DESIGN section 6). The api seals; the api and
+// sealed at rest with AES-256-GCM under the master key (docs/decisions.md, "API"). The api seals; the api and
 // the worker open, so the helper lives here, where both import it.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 

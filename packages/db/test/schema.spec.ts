@@ -84,7 +84,7 @@ describe('schema', () => {
   });
 });
 
-describe('queue jobs in the transaction of the change (DESIGN section 4)', () => {
+describe('queue jobs in the transaction of the change (docs/decisions.md, "Services: modules, database, tests")', () => {
   let db: TestDatabase;
   let boss: PgBoss;
   beforeAll(async () => {

@@ -2,7 +2,7 @@
 // vectors with their expected canonical parts, bodies that must be refused, and webhook vectors.
 //
 // Independence: every canonicalBody and canonicalQuery below was written by hand from the rules of
-// DESIGN.md section 5 (spec 5.1 and 5.3), never produced by @svc/protocol. vectors.mjs cross-checks them
+// docs/api-guide.md#api-key-signing and docs/api-guide.md#webhook-signatures, never produced by @svc/protocol. vectors.mjs cross-checks them
 // against the JavaScript engine where it can judge them, to catch typos; it never derives them.
 
 const R = String.raw;
@@ -16,9 +16,9 @@ const USER_BODY = '{"orgUserId":"u-1","kyc":true,"tnc":true}';
 
 /** Request vectors. canonicalBody / canonicalQuery are hand-written expectations. */
 export const requestVectors = [
-  // --- spec samples -------------------------------------------------------------------------------
+  // --- the API guide's samples -------------------------------------------------------------------------------
   {
-    name: 'spec: create user POST /api/v1/user/',
+    name: 'sample: create user POST /api/v1/user/',
     secret: SECRET,
     path: '/api/v1/user/',
     query: '',
@@ -28,9 +28,9 @@ export const requestVectors = [
     canonicalQuery: '{}',
   },
   {
-    // Spec 5.1 item 8: the published samples sign one hour ahead of the clock. The test also verifies
+    // docs/api-guide.md#timestamp-window-and-replays: clients may sign one hour ahead of the clock. The test also verifies
     // this one with the clock 3600 s behind the timestamp (inside the default 3900 s ahead window).
-    name: 'spec: timestamp one hour ahead',
+    name: 'sample: timestamp one hour ahead',
     secret: SECRET,
     path: '/api/v1/user/',
     query: '',
@@ -40,7 +40,7 @@ export const requestVectors = [
     canonicalQuery: '{}',
   },
   {
-    name: 'spec: GET /api/v1/org/ without body or query',
+    name: 'sample: GET /api/v1/org/ without body or query',
     secret: SECRET,
     path: '/api/v1/org/',
     query: '',
@@ -70,7 +70,7 @@ export const requestVectors = [
     canonicalQuery: '{}',
   },
   {
-    name: 'order with decimal amounts (spec 5.1 item 7: 55000.00 -> 55000, 55.50 -> 55.5)',
+    name: 'order with decimal amounts (docs/api-guide.md#canonical-body: 55000.00 -> 55000, 55.50 -> 55.5)',
     secret: SECRET,
     path: '/api/v1/orders/',
     query: '',

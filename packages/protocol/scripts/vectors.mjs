@@ -109,7 +109,7 @@ if (problems.length > 0) {
 
 const requestDoc = {
   description:
-    'Request signing test vectors for @svc/protocol (spec 5.1, DESIGN.md section 5). message = compact {"body":canonicalBody,"query":canonicalQuery,"url":path as a JSON string,"ts":timestamp as a JSON string}; signature = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 secret as key. canonicalBody and canonicalQuery are hand-written expectations. Bodies in "invalid" must be refused with the given reason. See README.md.',
+    'Request signing test vectors for @svc/protocol (docs/api-guide.md#api-key-signing). message = compact {"body":canonicalBody,"query":canonicalQuery,"url":path as a JSON string,"ts":timestamp as a JSON string}; signature = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 secret as key. canonicalBody and canonicalQuery are hand-written expectations. Bodies in "invalid" must be refused with the given reason. See README.md.',
   algorithm: 'HMAC-SHA256, lowercase hex',
   vectors: requestVectors.map((v) => {
     const message = requestMessage(v);
@@ -131,7 +131,7 @@ const requestDoc = {
 
 const webhookDoc = {
   description:
-    'Webhook signing test vectors for @svc/protocol (spec 5.3, DESIGN.md section 5). message = {"payload":<payload inserted verbatim>,"timestamp":<svc-timestamp in ms as a plain number>}; signature (header svc-signature) = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 endpoint secret as key. See README.md.',
+    'Webhook signing test vectors for @svc/protocol (docs/api-guide.md#webhook-signatures). message = {"payload":<payload inserted verbatim>,"timestamp":<svc-timestamp in ms as a plain number>}; signature (header svc-signature) = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 endpoint secret as key. See README.md.',
   algorithm: 'HMAC-SHA256, lowercase hex',
   vectors: webhookVectors.map((v) => {
     const message = webhookMessage(v);

@@ -1,4 +1,4 @@
-// Canonical JSON of a raw body text, as signed (DESIGN section 5): transmitted key order, no whitespace,
+// Canonical JSON of a raw body text, as signed (docs/api-guide.md#api-key-signing): transmitted key order, no whitespace,
 // numbers in JavaScript form, strings escaped as JSON.stringify does. It works on the text, not on a
 // parsed object, because JavaScript objects move integer-like keys ("10", "2") to the front.
 

@@ -1,5 +1,5 @@
-// The response envelope of every endpoint (spec 2.1, DESIGN section 7), and the one body that is not
-// enveloped: the 401 for a bearer token without the required scope (spec 7).
+// The response envelope of every endpoint (docs/api-guide.md#the-envelope, docs/api-guide.md#errors), and the one body that is not
+// enveloped: the 401 for a bearer token without the required scope (docs/api-guide.md#errors).
 
 export interface Envelope<T> {
   /** Mirrors the HTTP status. */
@@ -30,7 +30,7 @@ export function errorEnvelope(code: number, error: string): ErrorEnvelope {
   return { code, data: null, error };
 }
 
-/** The spec's success check (section 7): envelope code 200, error empty, data present. */
+/** The success check (docs/api-guide.md#the-envelope): envelope code 200, error empty, data present. */
 export function isSuccessEnvelope<T>(body: Envelope<T>): body is SuccessEnvelope<T> {
   return body.code === 200 && (body.error === null || body.error === '') && body.data != null;
 }
@@ -44,7 +44,7 @@ export function isEnvelope(value: unknown): value is Envelope<unknown> {
   );
 }
 
-/** Body of HTTP 401 when a bearer token lacks the endpoint's permission (spec 7). */
+/** Body of HTTP 401 when a bearer token lacks the endpoint's permission (docs/api-guide.md#errors). */
 export interface InsufficientScopeBody {
   readonly message: string;
   readonly status: 401;

@@ -93,7 +93,7 @@ const checkActionsData: Check<ActionsData> = object({
   newValues: recordOf(number),
 });
 
-// startTime and endTime are left as text: the spec gives them no format, and endTime may be ''.
+// startTime and endTime are left as text: the API guide gives them no format, and endTime may be ''.
 const checkSystemInformationData: Check<SystemInformationData> = object({
   event: oneOf(SYSTEM_NOTICES),
   entity: string,

@@ -1,4 +1,4 @@
-// Webhook event bodies (spec sections 2.3, 2.4, 2.6, 6.3, 6.4): the names each field may take, the body
+// Webhook event bodies (docs/api-guide.md#users-events, docs/api-guide.md#orders-events, docs/api-guide.md#events): the names each field may take, the body
 // types, and guards that narrow a received event. event-parsers.ts checks a body against them.
 export const ENTITY_NAMES = ['Orders', 'Users', 'Actions', 'SystemInformation'] as const;
 export type EntityName = (typeof ENTITY_NAMES)[number];
@@ -62,7 +62,7 @@ export type ActionName = (typeof ACTION_NAMES)[number];
 export const SYSTEM_NOTICES = ['MAINTENANCE_ALERTS', 'ASSET_ENABLE', 'ASSET_DISABLE'] as const;
 export type SystemNotice = (typeof SYSTEM_NOTICES)[number];
 
-/** Redeliveries after the first attempt (spec 6.2). */
+/** Redeliveries after the first attempt (docs/api-guide.md#delivery-retries-and-the-24-hour-window). */
 export const MAX_EVENT_RETRIES = 3;
 
 export interface User {

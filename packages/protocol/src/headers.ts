@@ -1,5 +1,5 @@
 // Header names of the wire contract, lowercase as Node and HTTP/2 present them (HTTP names are
-// case-insensitive; the spec writes X-API-KEY).
+// case-insensitive; the API guide writes X-API-KEY).
 export const HEADERS = {
   apiKey: 'x-api-key',
   timestamp: 'x-timestamp',

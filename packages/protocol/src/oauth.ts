@@ -1,10 +1,10 @@
-// The data of a successful token response (spec 2.2, 4.1): what the api returns and the SDK reads.
+// The data of a successful token response (docs/api-guide.md#oauth-client-credentials): what the api returns and the SDK reads.
 import { type Scope, ScopeError, formatScopes, parseScopes } from './scopes.js';
 import { EventParseError, integerIn, object, oneOf, string } from './validate.js';
 
 export interface OAuthTokenData {
   readonly access_token: string;
-  /** Lifetime in seconds (RFC 6749 section 5.1; the spec's sample shows 300000). */
+  /** Lifetime in seconds (RFC 6749 section 5.1; a token lives 3600 s by default). */
   readonly expires_in: number;
   readonly token_type: 'Bearer';
   /** Space-separated MODULE:PERMISSION values granted. */

@@ -1,4 +1,4 @@
-// The query part of the signed message (DESIGN section 5): the query string as a JSON object in
+// The query part of the signed message (docs/api-guide.md#api-key-signing): the query string as a JSON object in
 // transmitted order, values decoded, a repeated key turned into an array of its values.
 
 /**

@@ -1,4 +1,4 @@
-// Request signatures (spec 5.1, DESIGN section 5): HMAC-SHA256 in lowercase hex, keyed with the API
+// Request signatures (docs/api-guide.md#api-key-signing): HMAC-SHA256 in lowercase hex, keyed with the API
 // secret, over {"body":B,"query":Q,"url":U,"ts":T}. Client and server both build the message here.
 import { CanonicalJsonError, canonicalizeJson } from './canonical-json.js';
 import { HEADERS, headerValue, type HeaderSource } from './headers.js';
@@ -64,7 +64,7 @@ export type RequestVerification = VerificationSuccess | VerificationFailure<Requ
 export interface RequestWindow {
   /** How far in the past X-TIMESTAMP may be. Default 300. */
   readonly maxAgeSeconds?: number;
-  /** How far in the future X-TIMESTAMP may be. Default 3900: the spec's samples sign one hour ahead. */
+  /** How far in the future X-TIMESTAMP may be. Default 3900: clients that sign an hour ahead keep working. */
   readonly maxAheadSeconds?: number;
 }
 

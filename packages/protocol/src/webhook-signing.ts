@@ -1,4 +1,4 @@
-// Webhook signatures (spec 5.3, DESIGN section 5): HMAC-SHA256 in lowercase hex, keyed with the
+// Webhook signatures (docs/api-guide.md#webhook-signatures): HMAC-SHA256 in lowercase hex, keyed with the
 // endpoint's secret, over {"payload":P,"timestamp":N}: P the exact body text sent, N the svc-timestamp
 // in milliseconds. The worker signs here and receivers (the SDK) verify here.
 import { HEADERS, headerValue, type HeaderSource } from './headers.js';
@@ -109,12 +109,12 @@ export function verifyWebhookRequest(
   );
 }
 
-/** The body of a registration challenge (spec 6.1); the receiver answers with the string itself. */
+/** The body of a registration challenge (docs/api-guide.md#registration-and-the-challenge); the receiver answers with the string itself. */
 export interface ChallengeBody {
   readonly challenge: string;
 }
 
-/** A body with a `challenge` field is a registration challenge; any other is an event (spec 6.1). */
+/** A body with a `challenge` field is a registration challenge; any other is an event (docs/api-guide.md#registration-and-the-challenge). */
 export function isChallenge(body: unknown): body is ChallengeBody {
   return (
     typeof body === 'object' &&

@@ -7,14 +7,14 @@ import {
   successEnvelope,
 } from '../src/index.js';
 
-describe('envelope (spec 2.1)', () => {
+describe('envelope (docs/api-guide.md#the-envelope)', () => {
   it('wraps data as {code: 200, data, error: null}, in that key order', () => {
     expect(JSON.stringify(successEnvelope({ orgUserId: 'u-1' }))).toBe(
       '{"code":200,"data":{"orgUserId":"u-1"},"error":null}',
     );
   });
 
-  it('writes the spec token refusal: code 401, data null, error Forbidden', () => {
+  it('writes the token refusal: code 401, data null, error Forbidden', () => {
     expect(JSON.stringify(errorEnvelope(401, 'Forbidden'))).toBe(
       '{"code":401,"data":null,"error":"Forbidden"}',
     );
@@ -25,7 +25,7 @@ describe('envelope (spec 2.1)', () => {
     expect(() => errorEnvelope(600, 'x')).toThrow(RangeError);
   });
 
-  it("applies the spec's success check: code 200, error empty, data present", () => {
+  it("applies the API guide's success check: code 200, error empty, data present", () => {
     expect(isSuccessEnvelope(successEnvelope({}))).toBe(true);
     expect(isSuccessEnvelope({ code: 200, data: {}, error: '' })).toBe(true);
     expect(isSuccessEnvelope({ code: 200, data: null, error: null })).toBe(false);
@@ -42,7 +42,7 @@ describe('envelope (spec 2.1)', () => {
   });
 });
 
-describe('insufficient scope body (spec 7)', () => {
+describe('insufficient scope body (docs/api-guide.md#errors)', () => {
   it('is {message, status: 401}, not the envelope, and says the caller is not authorized', () => {
     const body = insufficientScopeBody('BASE_MODULE:WRITE');
     expect(Object.keys(body)).toEqual(['message', 'status']);

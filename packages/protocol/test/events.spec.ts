@@ -145,7 +145,7 @@ describe('parseWebhookEvent accepts', () => {
     }
   });
 
-  it('null where the spec allows it, and an empty endTime', () => {
+  it('null where the API guide allows it, and an empty endTime', () => {
     const rejected = { ...order, status: 'REJECTED', rejectionReason: 'INSUFFICIENT_FUNDS' } satisfies Order;
     expect(parseWebhookEvent(body('Orders', rejected)).data).toEqual(rejected);
     const open = { ...systemInformation, startTime: null, endTime: null } satisfies SystemInformationData;

@@ -1,14 +1,14 @@
 import { EventParseError, oauthTokenData, parseOAuthTokenData } from '../src/index.js';
 
-describe('OAuth token data (spec 2.2)', () => {
-  it('builds the four fields in the spec order', () => {
+describe('OAuth token data (docs/api-guide.md#oauth-client-credentials)', () => {
+  it('builds the four fields in the API guide order', () => {
     const data = oauthTokenData('tok', 3600, ['BASE_MODULE:READWRITE', 'MANAGE_USERS:WRITE']);
     expect(JSON.stringify(data)).toBe(
       '{"access_token":"tok","expires_in":3600,"token_type":"Bearer","scope":"BASE_MODULE:READWRITE MANAGE_USERS:WRITE"}',
     );
   });
 
-  it("parses the spec's sample response data (expires_in 300000)", () => {
+  it("parses the API guide's sample response data (expires_in 300000)", () => {
     const sample = {
       access_token: 'abc',
       expires_in: 300000,

@@ -49,7 +49,7 @@ describe('splitRequestTarget', () => {
   });
 });
 
-describe('request signing (spec 5.1)', () => {
+describe('request signing (docs/api-guide.md#api-key-signing)', () => {
   const createUser = {
     path: '/api/v1/user/',
     body: '{"orgUserId":"user-1","kyc":true,"tnc":true}',
@@ -63,7 +63,7 @@ describe('request signing (spec 5.1)', () => {
     expect(signRequest(createUser, secret)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('signs the spec example numbers in canonical form: 55000.00 as 55000, 55.50 as 55.5', () => {
+  it('signs the API guide example numbers in canonical form: 55000.00 as 55000, 55.50 as 55.5', () => {
     const request = {
       path: '/api/v1/orders/',
       body: '{"quoteQuantity": 55000.00, "price": 55.50}',
@@ -135,7 +135,7 @@ describe('request signing (spec 5.1)', () => {
       },
     );
 
-    it('accepts the window bounds exactly: 300 s old and 3900 s ahead (the spec samples sign an hour ahead)', () => {
+    it('accepts the window bounds exactly: 300 s old and 3900 s ahead (clients may sign an hour ahead)', () => {
       for (const seconds of [nowSeconds - 300, nowSeconds + 3600, nowSeconds + 3900]) {
         const request = { ...createUser, timestamp: String(seconds) };
         expect(

@@ -8,7 +8,7 @@ import {
 } from '../src/index.js';
 
 describe('scopes', () => {
-  it('parses the space-separated list of the spec, dropping duplicates and extra spaces', () => {
+  it('parses the space-separated list of the API guide, dropping duplicates and extra spaces', () => {
     expect(parseScopes('BASE_MODULE:WRITE MANAGE_USERS:WRITE')).toEqual([
       'BASE_MODULE:WRITE',
       'MANAGE_USERS:WRITE',
@@ -54,7 +54,7 @@ describe('scopes', () => {
     expect(grantsScope(['BASE_MODULE:READWRITE'], 'BASE_MODULE:READWRITE')).toBe(true);
   });
 
-  it('checks a requested list against the granted one (the failing request of spec 4.1)', () => {
+  it('checks a requested list against the granted one (the failing request of docs/api-guide.md#oauth-client-credentials)', () => {
     const granted = parseScopes('BASE_MODULE:READWRITE');
     expect(grantsScopes(granted, parseScopes('BASE_MODULE:WRITE MANAGE_USERS:WRITE'))).toBe(false);
     expect(grantsScopes(granted, parseScopes('BASE_MODULE:READ BASE_MODULE:WRITE'))).toBe(true);

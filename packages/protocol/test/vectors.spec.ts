@@ -171,8 +171,8 @@ describe('request signing against the vectors', () => {
     expect(canonicalizeQuery(undefined)).toBe('{}');
   });
 
-  it('accepts the spec sample signed one hour ahead of the clock (default window)', () => {
-    const v = requestDoc.vectors.find((x) => x.name === 'spec: timestamp one hour ahead')!;
+  it('accepts the API guide sample signed one hour ahead of the clock (default window)', () => {
+    const v = requestDoc.vectors.find((x) => x.name === 'sample: timestamp one hour ahead')!;
     const now = nowOf(v) - 3600 * 1000;
     expect(verifyRequest({ ...requestOf(v), signature: v.signature }, v.secret, { now })).toMatchObject({
       ok: true,

@@ -14,7 +14,7 @@ const secret = 'whsec-customer-chosen';
 const now = Date.UTC(2026, 10, 21, 12, 0, 0, 123);
 const payload = '{"event":{"orgId":7,"entity":"Users","numRetries":0},"data":{"orgUserId":"u-1"}}';
 
-describe('webhook signing (spec 5.3)', () => {
+describe('webhook signing (docs/api-guide.md#webhook-signatures)', () => {
   it('signs {"payload":P,"timestamp":N} with the body text verbatim and N a number', () => {
     const message = `{"payload":${payload},"timestamp":${now}}`;
     expect(webhookSigningMessage(payload, now)).toBe(message);
@@ -126,7 +126,7 @@ describe('webhook signing (spec 5.3)', () => {
     });
   });
 
-  describe('isChallenge (spec 6.1)', () => {
+  describe('isChallenge (docs/api-guide.md#registration-and-the-challenge)', () => {
     it('tells a challenge body from an event body', () => {
       expect(isChallenge({ challenge: 'abc' })).toBe(true);
       expect(isChallenge(JSON.parse('{"challenge":"","extra":1}'))).toBe(true);

@@ -1,4 +1,4 @@
-// OAuth 2.0 client credentials (spec 4.1, 5.2): one token at a time, shared by concurrent calls, fetched
+// OAuth 2.0 client credentials (docs/api-guide.md#oauth-client-credentials): one token at a time, shared by concurrent calls, fetched
 // again shortly before it expires and once when the api answers 401 (revoked, or expired early).
 import { formatScopes, parseOAuthTokenData, parseScopes, type Scope } from '@svc/protocol';
 

@@ -1,4 +1,4 @@
-// What the api's organisation endpoints take and answer. The records the spec defines (User, Order, the
+// What the api's organisation endpoints take and answer. The records the API guide defines (User, Order, the
 // events) are the protocol package's; the rest mirrors the api's views (apps/api/src/*/…view.ts), kept in
 // step by hand: no test holds them against the api's OpenAPI document yet.
 import type {
@@ -58,7 +58,7 @@ export interface Organisation {
 /** Where a user's KYC stands: NONE before the first step, then the last KYC event. */
 export type KycState = 'NONE' | KycEventType;
 
-/** A user as the api answers it: the spec's record, where KYC stands, and timestamps. */
+/** A user as the api answers it: the API guide's record, where KYC stands, and timestamps. */
 export interface UserView extends User {
   readonly kycState: KycState;
   readonly createdAt: string;

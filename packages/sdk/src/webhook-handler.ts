@@ -1,5 +1,5 @@
 // A webhook endpoint in a few lines, for node:http, Express and Fastify: it answers the registration
-// challenge (spec 6.1), verifies every delivery, calls you with the typed event and answers 200 only once
+// challenge (docs/api-guide.md#registration-and-the-challenge), verifies every delivery, calls you with the typed event and answers 200 only once
 // your callback has resolved (anything else makes the service retry), optionally dropping deliveries of an
 // event it has already handled (`svc-event-id`, stable across retries; delivery is at least once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -139,7 +139,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       report(error);
-      // Spec 7: a receiver that cannot verify answers 400 with an empty body.
+      // docs/api-guide.md#errors: a receiver that cannot verify answers 400 with an empty body.
       return { status: 400, body: '', headers: {} };
     }
     if (message.type === 'challenge') {

@@ -1,4 +1,4 @@
-// The receiving side of webhooks (spec 5.3, 6): verify a delivery and get the typed event, or learn why
+// The receiving side of webhooks (docs/api-guide.md#webhook-signatures, docs/api-guide.md#events): verify a delivery and get the typed event, or learn why
 // not; and build signed test deliveries for your own tests.
 import {
   EventParseError,
@@ -21,7 +21,7 @@ export type WebhookVerificationReason =
   | 'parsed_body'
   /** Signed correctly, but not JSON or not an event the protocol knows. */
   | 'invalid_payload'
-  /** A registration challenge (spec 6.1), not an event: answer it with its `challenge` string. */
+  /** A registration challenge (docs/api-guide.md#registration-and-the-challenge), not an event: answer it with its `challenge` string. */
   | 'challenge';
 
 export class WebhookVerificationError extends Error {

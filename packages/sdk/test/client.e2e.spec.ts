@@ -36,7 +36,7 @@ describe.each(['signed', 'oauth'] as const)('SvcClient (%s) against the real api
     expect(answer.policy.enabledAssets).toEqual(expect.any(Array));
   });
 
-  it('users.create, get and update, with the spec record and the api view', async () => {
+  it('users.create, get and update, with the API guide record and the api view', async () => {
     const orgUserId = newUserId();
     const created = await client.users.create({ orgUserId, kyc: false, tnc: false });
     expect(created).toMatchObject({

@@ -1,4 +1,4 @@
-// Which IP addresses a webhook may be sent to (DESIGN section 9): public unicast only, unless the
+// Which IP addresses a webhook may be sent to (docs/decisions.md, "Webhooks"): public unicast only, unless the
 // configuration names networks to allow (loopback for local development, say).
 import { BlockList, isIP } from 'node:net';
 

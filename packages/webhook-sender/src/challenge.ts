@@ -1,4 +1,4 @@
-// The registration challenge (spec 6.1): a signed POST of {"challenge": "<random>"}; the receiver passes
+// The registration challenge (docs/api-guide.md#registration-and-the-challenge): a signed POST of {"challenge": "<random>"}; the receiver passes
 // when it answers 200 with that string as its body.
 import { randomBytes } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// Where webhooks may go (DESIGN section 9): https only and public addresses only, unless development
+// Where webhooks may go (docs/decisions.md, "Webhooks"): https only and public addresses only, unless development
 // asks for less. The WEBHOOK_* variables that choose a policy are read by @svc/runtime.
 export interface ReceiverPolicy {
   /** Plain http receivers are accepted (development only). */
@@ -16,5 +16,5 @@ export const DEVELOPMENT_POLICY: ReceiverPolicy = Object.freeze({
   allowedNetworks: ['127.0.0.0/8', '::1/128'],
 });
 
-/** Spec 6.2 and 8: failed events are not delivered after one day. */
+/** docs/api-guide.md#delivery-retries-and-the-24-hour-window, docs/api-guide.md#limits: failed events are not delivered after one day. */
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;

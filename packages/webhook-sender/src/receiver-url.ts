@@ -1,4 +1,4 @@
-// The rules a webhook URL must pass before anything is sent to it (spec 5.3, DESIGN section 9).
+// The rules a webhook URL must pass before anything is sent to it (docs/api-guide.md#webhook-signatures, docs/decisions.md, "Webhooks").
 import { isIP } from 'node:net';
 
 import type { ReceiverPolicy } from './policy.js';

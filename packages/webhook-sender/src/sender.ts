@@ -1,4 +1,4 @@
-// One signed webhook request (spec 5.3, 6.1, 6.2; DESIGN section 9), shared by the api (registration
+// One signed webhook request (docs/api-guide.md#webhook-signatures, docs/api-guide.md#registration-and-the-challenge, docs/api-guide.md#delivery-retries-and-the-24-hour-window; docs/decisions.md, "Webhooks"), shared by the api (registration
 // challenge) and the worker (deliveries): the host is resolved once, every address is vetted, and the
 // connection goes to a vetted address (the lookup that vets is the lookup that connects, so a second,
 // rebinding answer is never asked for). Redirects are not followed. The status line must arrive within
@@ -13,10 +13,10 @@ import { isAddressAllowed, networkList } from './addresses.js';
 import type { ReceiverPolicy } from './policy.js';
 import { hostName, ReceiverRefusedError } from './receiver-url.js';
 
-/** Spec 6.2 and 8: no 200 within one second is a failed delivery. */
+/** docs/api-guide.md#delivery-retries-and-the-24-hour-window, docs/api-guide.md#limits: no 200 within one second is a failed delivery. */
 export const ATTEMPT_TIMEOUT_MS = 1000;
 
-/** How much of an answer is kept for the delivery log (DESIGN section 9). */
+/** How much of an answer is kept for the delivery log (docs/decisions.md, "Webhooks"). */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export type AttemptErrorKind =

@@ -1,4 +1,4 @@
-// The audit log of the operator surface (DESIGN section 6): one row per admin write, written in the
+// The audit log of the operator surface (docs/decisions.md, "API"): one row per admin write, written in the
 // transaction of the change it describes, so the log never shows a change that did not happen or misses
 // one that did. Details carry ids and the request, never a secret. It is a record: nothing reads it to
 // decide what to do.

@@ -1,4 +1,4 @@
-// Who is calling: the one global guard over the bearer and API key strategies (DESIGN section 6). The
+// Who is calling: the one global guard over the bearer and API key strategies (docs/decisions.md, "API"). The
 // guard applies to every route through APP_GUARD; the module itself is not global.
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';

@@ -1,4 +1,4 @@
-// OAuth 2.0 bearer tokens (spec 5.2) issued by the token endpoint.
+// OAuth 2.0 bearer tokens (docs/api-guide.md#oauth-client-credentials) issued by the token endpoint.
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';

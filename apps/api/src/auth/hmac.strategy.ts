@@ -1,4 +1,4 @@
-// API key + signature (spec 5.1): the protocol package checks the signature over the raw body; here we
+// API key + signature (docs/api-guide.md#api-key-signing): the protocol package checks the signature over the raw body; here we
 // find the key's secret and refuse replays.
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';

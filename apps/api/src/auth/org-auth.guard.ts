@@ -1,5 +1,5 @@
 // The one global guard: every route needs an organisation's credentials (a bearer token or an API key
-// signature, DESIGN section 6) unless it is @Public() or @AdminOnly(); a bearer token must also carry the
+// signature, docs/decisions.md, "API") unless it is @Public() or @AdminOnly(); a bearer token must also carry the
 // route's @RequireScope().
 import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';

@@ -1,4 +1,4 @@
-// Asset codes and trading pairs (spec 2.4: a symbol is BASE_QUOTE, an asset code, an underscore and a
+// Asset codes and trading pairs (docs/api-guide.md#orders-events: a symbol is BASE_QUOTE, an asset code, an underscore and a
 // currency code).
 
 export const ASSET_CODE = /^[A-Z0-9]{2,12}$/;

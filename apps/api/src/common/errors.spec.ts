@@ -8,7 +8,7 @@ describe('errors', () => {
     expect(new AppError('conflict', 'already exists').message).toBe('Conflict: already exists');
   });
 
-  it('gives the token endpoint’s refusal exactly as spec 4.1 shows it: 401 Forbidden', () => {
+  it('gives the token endpoint’s refusal exactly as docs/api-guide.md#oauth-client-credentials shows it: 401 Forbidden', () => {
     const refused = new AppError('token_refused');
     expect(refused.status).toBe(401);
     expect(refused.message).toBe('Forbidden');
@@ -32,7 +32,7 @@ describe('errors', () => {
     expect(error.headers).toEqual({ 'retry-after': '7' });
   });
 
-  it('keeps statuses distinct per code where the spec needs them', () => {
+  it('keeps statuses distinct per code where the API guide needs them', () => {
     const statuses = Object.entries(ERRORS).map(([code, { status }]) => `${code}:${status}`);
     expect(statuses).toContain('unauthenticated:401');
     expect(new InsufficientScopeError('MANAGE_USERS:WRITE').required).toBe('MANAGE_USERS:WRITE');

@@ -1,12 +1,12 @@
 // Errors the services raise on purpose. Each carries a code; the one exception filter maps it to its HTTP
-// status and the envelope (DESIGN section 7). A message is the code's text, then what was wrong:
+// status and the envelope (docs/api-guide.md#errors). A message is the code's text, then what was wrong:
 // `Bad Request: orgUserId must be a string`. Callers write only the second part.
 
 /** Each code's HTTP status and the text its messages start with. */
 export const ERRORS = {
   bad_request: { status: 400, text: 'Bad Request' },
   unauthenticated: { status: 401, text: 'Unauthorized' },
-  /** Spec 4.1: the token endpoint refuses bad credentials or scopes with exactly this, and nothing more. */
+  /** docs/api-guide.md#oauth-client-credentials: the token endpoint refuses bad credentials or scopes with exactly this, and nothing more. */
   token_refused: { status: 401, text: 'Forbidden' },
   forbidden: { status: 403, text: 'Forbidden' },
   not_found: { status: 404, text: 'Not Found' },
@@ -61,7 +61,7 @@ export class AppError extends Error {
 }
 
 /**
- * A bearer token lacks the permission the route needs (spec 7, RFC 6750 section 3.1): answered with the
+ * A bearer token lacks the permission the route needs (docs/api-guide.md#errors, RFC 6750 section 3.1): answered with the
  * spec's {message, status} body rather than the envelope.
  */
 export class InsufficientScopeError extends Error {

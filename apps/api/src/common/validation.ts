@@ -1,5 +1,5 @@
 // Request validation with class-validator: unknown fields are refused, and every message names the field
-// and the rule (DESIGN section 7).
+// and the rule (docs/api-guide.md#errors).
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ValidateIf } from 'class-validator';
 

@@ -1,6 +1,6 @@
 // Looks up API keys and access tokens for the auth guard. Lookups are cached for half a second: enough
 // to take the database off the hot path of a busy client, short enough that a revocation reaches every
-// instance within 1 s (DESIGN section 6) without any cross-instance messaging.
+// instance within 1 s (docs/decisions.md, "API") without any cross-instance messaging.
 import { Inject, Injectable } from '@nestjs/common';
 import { isScope, type Scope } from '@svc/protocol';
 
@@ -88,7 +88,7 @@ export class CredentialsService {
 
   /**
    * Records a (key, signature) pair as used until the window has passed it; false when it was used
-   * before: a replay (DESIGN section 5). Shared through the database, so it holds across instances.
+   * before: a replay (docs/api-guide.md#api-key-signing). Shared through the database, so it holds across instances.
    */
   claimSignature(apiKeyId: string, signature: string, timestampSeconds: number): Promise<boolean> {
     const expiresAt = new Date((timestampSeconds + this.config.signatureWindow.maxAgeSeconds + 1) * 1000);

@@ -1,4 +1,4 @@
-// An organisation's OAuth clients and their access tokens (DESIGN section 6). The client secret is in
+// An organisation's OAuth clients and their access tokens (docs/decisions.md, "API"). The client secret is in
 // the issuing answer only, and stored under a slow hash. Revoking a client revokes its tokens too; an
 // organisation's tokens can also be revoked all at once (a leaked token: clients fetch a new one with
 // their credentials). Both drop this instance's credential cache after the commit; other instances

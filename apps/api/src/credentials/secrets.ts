@@ -1,4 +1,4 @@
-// Credentials at rest (DESIGN section 6): API secrets encrypted (HMAC needs them in clear), OAuth client
+// Credentials at rest (docs/decisions.md, "API"): API secrets encrypted (HMAC needs them in clear), OAuth client
 // secrets under a slow hash, access tokens under SHA-256 (they carry 256 random bits, so a fast hash is
 // enough and keeps the bearer check cheap).
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';

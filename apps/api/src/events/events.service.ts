@@ -1,5 +1,5 @@
 // Records an organisation's events with their delivery jobs in the caller's transaction, so a change and
-// its event commit together or not at all (DESIGN section 4).
+// its event commit together or not at all (docs/decisions.md, "Services: modules, database, tests").
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
@@ -23,7 +23,7 @@ export class EventsService {
 
   /**
    * One event with the same `data` for every organisation whose webhook endpoint is ACTIVE (a system
-   * notice, spec 6.4). An organisation without a working endpoint gets nothing: it could never receive
+   * notice, docs/api-guide.md#events). An organisation without a working endpoint gets nothing: it could never receive
    * the event, and it would only be SKIPPED. Answers how many organisations got it.
    */
   broadcast(manager: EntityManager, event: { entity: EntityName; data: object }): Promise<number> {

@@ -1,4 +1,4 @@
-// Liveness and readiness for orchestrators (DESIGN section 10), outside the api/v1 prefix.
+// Liveness and readiness for orchestrators (docs/decisions.md, "Operations"), outside the api/v1 prefix.
 import { Controller, Get } from '@nestjs/common';
 
 import { Public } from '../auth/decorators.js';

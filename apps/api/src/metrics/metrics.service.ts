@@ -1,4 +1,4 @@
-// Prometheus metrics of this process (DESIGN section 10): prom-client's default process metrics and the
+// Prometheus metrics of this process (docs/decisions.md, "Operations"): prom-client's default process metrics and the
 // duration of every HTTP request, labelled by method, route pattern and status. Each application has its
 // own registry, so several can run in one process (the tests do).
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';

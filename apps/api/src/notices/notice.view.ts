@@ -1,6 +1,6 @@
 import type { SystemNotice } from '@svc/db';
 
-/** The SystemInformation event's data (spec 6.4), fields in the spec's order; times ISO 8601 UTC or null. */
+/** The SystemInformation event's data (docs/api-guide.md#events), fields in the order of docs/api-guide.md#systeminformation-events; times ISO 8601 UTC or null. */
 export function systemInformationData(notice: SystemNotice) {
   return {
     event: notice.event,

@@ -15,7 +15,7 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
 
-  /** Spec 4.1: client credentials in the form body, or HTTP Basic (RFC 6749 section 2.3.1). */
+  /** docs/api-guide.md#oauth-client-credentials: client credentials in the form body, or HTTP Basic (RFC 6749 section 2.3.1). */
   @ApiRoute({
     summary: 'Get an access token',
     description:
@@ -38,7 +38,7 @@ export class OAuthController {
   }
 
   /**
-   * Spec 4.2: data equals the request body. Written from the raw text (compact, keys in the order sent),
+   * docs/api-guide.md#oauth-client-credentials: data equals the request body. Written from the raw text (compact, keys in the order sent),
    * since re-serialising a parsed object would move integer-like keys to the front.
    */
   @ApiRoute({

@@ -1,4 +1,4 @@
-// Client-credentials tokens (spec 4.1, DESIGN section 6).
+// Client-credentials tokens (docs/api-guide.md#oauth-client-credentials, docs/decisions.md, "API").
 import { Inject, Injectable } from '@nestjs/common';
 import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
 
@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsRepository } from '../credentials/credentials.repository.js';
 import { hashSecret, newCredential, sha256Hex, verifySecret } from '../credentials/secrets.js';
 
-/** The spec's one refusal for bad credentials or scopes (spec 4.1): it says nothing of which it was. */
+/** The one refusal for bad credentials or scopes (docs/api-guide.md#oauth-client-credentials): it says nothing of which it was. */
 const tokenRefused = () => new AppError('token_refused');
 
 export interface ClientCredentials {

@@ -1,7 +1,7 @@
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** Form body of POST /api/v1/oauth/token (spec 4.1); the client may authenticate with HTTP Basic instead. */
+/** Form body of POST /api/v1/oauth/token (docs/api-guide.md#oauth-client-credentials); the client may authenticate with HTTP Basic instead. */
 export class TokenRequestDto {
   @IsDefined()
   @IsIn(['client_credentials'], { message: 'grant_type must be client_credentials' })

@@ -1,4 +1,4 @@
-// Market orders of an organisation's users (spec 2.4, DESIGN section 8). One transaction per order: lock
+// Market orders of an organisation's users (docs/api-guide.md#orders-events, docs/decisions.md, "Trading"). One transaction per order: lock
 // the user, read the facts the checks need, fill through the venue or reject, store the order, move the
 // position and record the Orders event, so an order, its position change and its event commit together.
 import { Inject, Injectable } from '@nestjs/common';

@@ -12,7 +12,7 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 export class OrgController {
   constructor(private readonly orgs: OrgsService) {}
 
-  /** Spec 4.4: the caller's own organisation. Query parameters are signed but not used. */
+  /** docs/api-guide.md#base-url-and-versioning: the caller's own organisation. Query parameters are signed but not used. */
   @ApiRoute({
     summary: 'Get the organisation',
     description:

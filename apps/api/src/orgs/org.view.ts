@@ -2,7 +2,7 @@ import type { OrgPolicy, Organisation } from '@svc/db';
 
 import { exactNumber } from '../common/decimal.js';
 
-/** GET /api/v1/org/ (DESIGN section 8). `webhook` is null until one is registered. */
+/** GET /api/v1/org/ (docs/decisions.md, "Trading"). `webhook` is null until one is registered. */
 export function orgView(org: Organisation, webhook: { url: string; status: string } | null = null) {
   return {
     orgId: org.id,
@@ -29,7 +29,7 @@ export type AdminOrgView = ReturnType<typeof adminOrgView>;
 
 /**
  * Field by field, since jsonb returns keys reordered; amounts are decimal strings at rest and JSON numbers
- * on the wire with exactly the stored digits, as the spec writes money (DESIGN section 4).
+ * on the wire with exactly the stored digits, as money is written on the wire (docs/api-guide.md#base-url-and-versioning).
  */
 export function policyView(policy: OrgPolicy) {
   return {

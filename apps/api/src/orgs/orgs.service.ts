@@ -1,6 +1,6 @@
 // Organisations: their own view (GET /api/v1/org/) and the operator surface: create, read, list, change
 // name, kycDomain, plan and support addresses. Policy changes emit Actions events and have their own
-// feature (policy/, DESIGN section 8).
+// feature (policy/, docs/decisions.md, "Trading").
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_POLICY, type Organisation, type OrgPolicy } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -30,7 +30,7 @@ export class OrgsService {
     return org;
   }
 
-  /** The caller's own organisation, with its webhook (spec 4.4). */
+  /** The caller's own organisation, with its webhook (docs/api-guide.md#base-url-and-versioning). */
   async own(orgId: number): Promise<OrgView> {
     const found = await this.orgs.findWithWebhook(orgId);
     if (!found) throw notFound('the organisation no longer exists');

@@ -1,5 +1,5 @@
-// An organisation's policy on the operator surface (DESIGN section 8): enabled assets, the four limits and
-// the fees. Each changed limit, and a changed set of enabled assets, emits one Actions event (spec 6.4)
+// An organisation's policy on the operator surface (docs/decisions.md, "Trading"): enabled assets, the four limits and
+// the fees. Each changed limit, and a changed set of enabled assets, emits one Actions event (docs/api-guide.md#events)
 // with the complete new map, in the transaction that saves the policy and writes its audit entry.
 import { Injectable } from '@nestjs/common';
 import type { OrgPolicy } from '@svc/db';
@@ -14,7 +14,7 @@ import { adminOrgView, type AdminOrgView } from '../orgs/org.view.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import type { UpdatePolicyDto } from './dto/update-policy.dto.js';
 
-/** The limit fields and the Actions event each one's change emits, in the spec's order of names. */
+/** The limit fields and the Actions event each one's change emits, in the order docs/api-guide.md#actions-events lists the names. */
 const LIMITS = [
   ['quoteLimit', 'QUOTE_LIMIT'],
   ['totalLimit', 'TOTAL_LIMIT'],

@@ -1,7 +1,7 @@
 import type { User as UserRow } from '@svc/db';
 import type { User } from '@svc/protocol';
 
-/** The user record of spec 2.3: the data of Users events. */
+/** The user record (docs/api-guide.md#users-events): the data of Users events. */
 export function userRecord(user: UserRow): User {
   return {
     orgUserId: user.orgUserId,

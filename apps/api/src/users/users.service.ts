@@ -1,4 +1,4 @@
-// Users of an organisation (spec 4.3, DESIGN section 8). Every change writes its Users event in the same
+// Users of an organisation (docs/api-guide.md#users-events, docs/decisions.md, "Trading"). Every change writes its Users event in the same
 // transaction.
 import { Injectable } from '@nestjs/common';
 import type { User } from '@svc/db';

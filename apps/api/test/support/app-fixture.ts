@@ -48,7 +48,7 @@ export class OrgSession {
     readonly clientSecret: string,
   ) {}
 
-  /** A request signed with the API key (spec 5.1); `path` may carry a query string. */
+  /** A request signed with the API key (docs/api-guide.md#api-key-signing); `path` may carry a query string. */
   signed<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const text = bodyText(options);
     const [pathname = path, query] = path.split('?');

@@ -6,7 +6,7 @@ export const ORG_PLANS = ['STANDARD', 'ENTERPRISE'] as const;
 export type OrgPlan = (typeof ORG_PLANS)[number];
 
 /**
- * What an organisation's users may trade, its four limits and its fees (DESIGN section 8). Amounts and
+ * What an organisation's users may trade, its four limits and its fees (docs/decisions.md, "Trading"). Amounts and
  * rates are decimal strings. The limits are maps, as Actions events report them (`newValues`, asset code
  * to number): `quoteLimit`, `totalLimit` and `totalExposure` are keyed by quote currency (an order on
  * BTC_EUR is held to the `EUR` entry), `assetExposure` by base asset. No entry means no limit.
@@ -47,7 +47,7 @@ export class Organisation {
   @Column({ type: 'text' })
   name!: string;
 
-  /** Webhook hosts must be this domain or a subdomain of it (spec 5.3). */
+  /** Webhook hosts must be this domain or a subdomain of it (docs/api-guide.md#webhook-signatures). */
   @Column({ name: 'kyc_domain', type: 'text' })
   kycDomain!: string;
 

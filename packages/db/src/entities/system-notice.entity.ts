@@ -3,7 +3,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedC
 
 import { CreatedAt } from './columns.js';
 
-/** A notice operators published to every organisation (spec 6.4, SystemInformation). */
+/** A notice operators published to every organisation (docs/api-guide.md#events, SystemInformation). */
 @Entity({ name: 'system_notices' })
 export class SystemNotice {
   @PrimaryGeneratedColumn({ type: 'bigint' })

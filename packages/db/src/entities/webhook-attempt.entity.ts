@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 
 import { Event } from './event.entity.js';
 
-/** One delivery attempt of an event, as the delivery log shows it (DESIGN section 9). */
+/** One delivery attempt of an event, as the delivery log shows it (docs/decisions.md, "Webhooks"). */
 @Entity({ name: 'webhook_attempts' })
 @Index('webhook_attempts_org_id', ['orgId', 'id'])
 export class WebhookAttempt {

@@ -1,5 +1,5 @@
 // Event data as json rather than jsonb: jsonb reorders keys, and a webhook body should list the record's
-// fields in the order the spec does.
+// fields in the order the API guide does.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class EventDataJson1795200000000 implements MigrationInterface {

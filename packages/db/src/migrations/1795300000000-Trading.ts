@@ -1,4 +1,4 @@
-// Orders, positions, operator prices, system notices and trading halts (DESIGN section 8), and the
+// Orders, positions, operator prices, system notices and trading halts (docs/decisions.md, "Trading"), and the
 // policy's per-currency limits: quoteLimit, totalLimit and totalExposure become maps like assetExposure.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 

@@ -5,7 +5,7 @@ import type { ApiRequest, RequestOptions } from '../transport.js';
 
 export type Call = <T>(request: ApiRequest, options?: RequestOptions) => Promise<T>;
 
-/** `/api/v1/user/{id}/…/`: each segment escaped, trailing slash as the spec writes paths. */
+/** `/api/v1/user/{id}/…/`: each segment escaped, trailing slash as the API guide writes paths. */
 export function path(...segments: string[]): string {
   return `/api/v1/${segments.map((segment) => encodeURIComponent(segment)).join('/')}/`;
 }

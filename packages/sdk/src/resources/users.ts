@@ -14,7 +14,7 @@ import { path, pick, requireId, type Call } from './call.js';
 export class UsersResource {
   constructor(private readonly call: Call) {}
 
-  /** POST /api/v1/user/ (spec 4.3). Not retried: a repeat after a lost answer would be a 409. */
+  /** POST /api/v1/user/ (docs/api-guide.md#users-events). Not retried: a repeat after a lost answer would be a 409. */
   create(params: CreateUserParams, options?: RequestOptions): Promise<UserView> {
     const body = { orgUserId: params.orgUserId, kyc: params.kyc, tnc: params.tnc };
     return this.call(

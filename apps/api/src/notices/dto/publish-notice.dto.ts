@@ -52,7 +52,7 @@ function Instant() {
   };
 }
 
-/** Body of POST /api/v1/admin/notices/ (spec 6.4, SystemInformation). */
+/** Body of POST /api/v1/admin/notices/ (docs/api-guide.md#events, SystemInformation). */
 export class PublishNoticeDto {
   @IsIn(SYSTEM_NOTICES, { message: `event must be one of ${SYSTEM_NOTICES.join(', ')}` })
   @ApiProperty({ enum: SYSTEM_NOTICES })

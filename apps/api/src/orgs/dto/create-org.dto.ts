@@ -31,7 +31,7 @@ export class CreateOrgDto {
   @ApiProperty({ enum: ORG_PLANS })
   plan!: OrgPlan;
 
-  /** Where failed webhook deliveries are reported (DESIGN section 9); none by default. */
+  /** Where failed webhook deliveries are reported (docs/decisions.md, "Webhooks"); none by default. */
   @IfPresent()
   @SupportEmails()
   @ApiPropertyOptional({

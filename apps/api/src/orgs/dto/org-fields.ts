@@ -1,4 +1,4 @@
-// The rules of an organisation's fields, shared by create and update (DESIGN section 8).
+// The rules of an organisation's fields, shared by create and update (docs/decisions.md, "Trading").
 import { applyDecorators } from '@nestjs/common';
 import { ORG_PLANS } from '@svc/db';
 import { Transform } from 'class-transformer';
@@ -8,7 +8,7 @@ export const ORG_NAME = /^(?=.*\S)[^\p{Cc}]{1,200}$/u;
 
 /**
  * A hostname of two labels or more (or `localhost`, for development), lowercased: webhook hosts must be
- * it or a subdomain (spec 5.3), so a bare top-level domain or an IP address would be meaningless or
+ * it or a subdomain (docs/api-guide.md#webhook-signatures), so a bare top-level domain or an IP address would be meaningless or
  * dangerous. International names in their punycode (xn--) form; the last label holds a letter.
  */
 export const KYC_DOMAIN =

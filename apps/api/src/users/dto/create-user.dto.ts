@@ -4,7 +4,7 @@ import { ApiProperty } from '@nestjs/swagger';
 export const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 export const ORG_USER_ID_RULE = '1 to 128 characters among letters, digits and . _ : @ -';
 
-/** Body of POST /api/v1/user/ (spec 4.3). */
+/** Body of POST /api/v1/user/ (docs/api-guide.md#users-events). */
 export class CreateUserDto {
   @IsDefined()
   @IsString()

@@ -1,7 +1,7 @@
 import { IsDefined, IsString, Length, MaxLength } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Body of POST /api/v1/webhooks/: where to send events and the secret to sign them with (spec 5.3). */
+/** Body of POST /api/v1/webhooks/: where to send events and the secret to sign them with (docs/api-guide.md#webhook-signatures). */
 export class RegisterWebhookDto {
   @IsDefined()
   @IsString()
