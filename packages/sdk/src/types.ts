@@ -181,6 +181,9 @@ export type DeliveryErrorKind =
   | 'connection_closed'
   | 'dns_failure'
   | 'blocked_address'
+  | 'invalid_url'
+  | 'https_required'
+  | 'host_not_allowed'
   | 'tls_error'
   | 'network_error';
 
