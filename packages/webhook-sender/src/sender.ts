@@ -19,19 +19,23 @@ export const ATTEMPT_TIMEOUT_MS = 1000;
 /** How much of an answer is kept for the delivery log (docs/decisions.md, "Webhooks"). */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
-export type AttemptErrorKind =
-  | 'http_status'
-  | 'timeout'
-  | 'connection_refused'
-  | 'connection_reset'
-  | 'connection_closed'
-  | 'dns_failure'
-  | 'blocked_address'
-  | 'invalid_url'
-  | 'https_required'
-  | 'host_not_allowed'
-  | 'tls_error'
-  | 'network_error';
+/** Why an attempt failed, as the worker records it and the api answers it. */
+export const ATTEMPT_ERROR_KINDS = [
+  'http_status',
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'connection_closed',
+  'dns_failure',
+  'blocked_address',
+  'invalid_url',
+  'https_required',
+  'host_not_allowed',
+  'tls_error',
+  'network_error',
+] as const;
+
+export type AttemptErrorKind = (typeof ATTEMPT_ERROR_KINDS)[number];
 
 export interface AttemptResult {
   /** HTTP 200 within the limit. */

@@ -11,6 +11,7 @@ import {
   USER_STATUSES,
   USER_TYPES,
 } from '@svc/protocol';
+import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
 type Schema = Record<string, unknown>;
 
@@ -236,7 +237,11 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     durationMs: integer,
     delivered: boolean,
     statusCode: orNull(integer),
-    errorKind: { ...orNull(string), description: 'Why the attempt failed, e.g. http_status or timeout' },
+    errorKind: {
+      type: ['string', 'null'],
+      enum: [...ATTEMPT_ERROR_KINDS, null],
+      description: 'Why the attempt failed; null when it was delivered',
+    },
     response: {
       ...orNull(string),
       description: "The first 1 KB of the receiver's answer, or the error's text",
