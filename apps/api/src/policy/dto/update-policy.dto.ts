@@ -1,10 +1,36 @@
-import type { Dec } from '../../common/decimal.js';
-import { IfPresent } from '../../common/validation.js';
-import { EnabledAssets, LimitMap, Rate } from './policy-fields.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
+
 import { ASSET_CODE } from '../../common/assets.js';
-import { AMOUNT_OR_ZERO_RULE } from '../../common/decimal.js';
-import { MAX_POLICY_ENTRIES, RATE_RULE } from './policy-fields.js';
+import { AMOUNT_OR_ZERO_RULE, type Dec } from '../../common/decimal.js';
+import { IfPresent } from '../../common/validation.js';
+import { EnabledAssets, LimitMap, MAX_POLICY_ENTRIES, Rate, RATE_RULE } from './policy-fields.js';
+
+/** A limit map when sent: its rule and its OpenAPI schema. */
+// Applied in the order stacked decorators would be: the bottom one first.
+const LimitMapField = (): PropertyDecorator => (target, property) => {
+  ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'number', minimum: 0 },
+    maxProperties: MAX_POLICY_ENTRIES,
+    ...({ propertyNames: { pattern: ASSET_CODE.source } } as object),
+    description: `Asset code to ${AMOUNT_OR_ZERO_RULE}; 0 allows nothing, an absent code has no limit`,
+  })(target, property);
+  LimitMap()(target, property as string);
+  IfPresent()(target, property);
+};
+
+/** A rate when sent: its rule and its OpenAPI schema. */
+const RateField = (): PropertyDecorator => (target, property) => {
+  ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    exclusiveMaximum: true,
+    description: RATE_RULE,
+  })(target, property);
+  Rate()(target, property as string);
+  IfPresent()(target, property);
+};
 
 /** Body of PATCH /api/v1/admin/orgs/{orgId}/policy/: each field sent replaces that field whole. */
 export class UpdatePolicyDto {
@@ -19,69 +45,21 @@ export class UpdatePolicyDto {
   })
   enabledAssets?: string[];
 
-  @IfPresent()
-  @LimitMap()
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'number', minimum: 0 },
-    maxProperties: MAX_POLICY_ENTRIES,
-    ...({ propertyNames: { pattern: ASSET_CODE.source } } as object),
-    description: `Asset code to ${AMOUNT_OR_ZERO_RULE}; 0 allows nothing, an absent code has no limit`,
-  })
+  @LimitMapField()
   quoteLimit?: Record<string, Dec>;
 
-  @IfPresent()
-  @LimitMap()
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'number', minimum: 0 },
-    maxProperties: MAX_POLICY_ENTRIES,
-    ...({ propertyNames: { pattern: ASSET_CODE.source } } as object),
-    description: `Asset code to ${AMOUNT_OR_ZERO_RULE}; 0 allows nothing, an absent code has no limit`,
-  })
+  @LimitMapField()
   totalLimit?: Record<string, Dec>;
 
-  @IfPresent()
-  @LimitMap()
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'number', minimum: 0 },
-    maxProperties: MAX_POLICY_ENTRIES,
-    ...({ propertyNames: { pattern: ASSET_CODE.source } } as object),
-    description: `Asset code to ${AMOUNT_OR_ZERO_RULE}; 0 allows nothing, an absent code has no limit`,
-  })
+  @LimitMapField()
   totalExposure?: Record<string, Dec>;
 
-  @IfPresent()
-  @LimitMap()
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'number', minimum: 0 },
-    maxProperties: MAX_POLICY_ENTRIES,
-    ...({ propertyNames: { pattern: ASSET_CODE.source } } as object),
-    description: `Asset code to ${AMOUNT_OR_ZERO_RULE}; 0 allows nothing, an absent code has no limit`,
-  })
+  @LimitMapField()
   assetExposure?: Record<string, Dec>;
 
-  @IfPresent()
-  @Rate()
-  @ApiPropertyOptional({
-    type: 'number',
-    minimum: 0,
-    maximum: 1,
-    exclusiveMaximum: true,
-    description: RATE_RULE,
-  })
+  @RateField()
   commissionRate?: Dec;
 
-  @IfPresent()
-  @Rate()
-  @ApiPropertyOptional({
-    type: 'number',
-    minimum: 0,
-    maximum: 1,
-    exclusiveMaximum: true,
-    description: RATE_RULE,
-  })
+  @RateField()
   vatRate?: Dec;
 }
