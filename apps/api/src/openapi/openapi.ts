@@ -15,6 +15,7 @@ import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
 import { VIEW_SCHEMAS } from './schemas.js';
+import { TAG_GROUPS, TAGS } from './tags.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
@@ -254,57 +255,6 @@ function describeResponses(path: string, operation: Operation, security: Record<
     ),
   );
 }
-
-const TAG_GROUPS = ['Organisation API', 'Operator API', 'Operations'] as const;
-
-/** Tags in the order /docs shows them: the organisation's, then the operator's, then the probes. */
-const TAGS: readonly { name: string; description: string; group: (typeof TAG_GROUPS)[number] }[] = [
-  {
-    name: 'Authentication',
-    group: 'Organisation API',
-    description: 'Access tokens (OAuth 2.0 client credentials) and a signed echo to test request signing',
-  },
-  { name: 'Organisation', group: 'Organisation API', description: "The caller's own organisation" },
-  { name: 'Users', group: 'Organisation API', description: "The organisation's users" },
-  {
-    name: 'KYC',
-    group: 'Organisation API',
-    description: "A user's KYC: documents, the form, and where it stands",
-  },
-  { name: 'Orders', group: 'Organisation API', description: 'Market orders for users, and their positions' },
-  {
-    name: 'Webhooks',
-    group: 'Organisation API',
-    description: "The organisation's webhook endpoint and its deliveries",
-  },
-  {
-    name: 'Operator: Organisations',
-    group: 'Operator API',
-    description: 'Organisations, with the admin token',
-  },
-  {
-    name: 'Operator: Credentials',
-    group: 'Operator API',
-    description: "Organisations' API keys, OAuth clients and tokens",
-  },
-  { name: 'Operator: KYC review', group: 'Operator API', description: "The operator's KYC decisions" },
-  {
-    name: 'Operator: Trading',
-    group: 'Operator API',
-    description: "Prices and organisations' trading policies",
-  },
-  {
-    name: 'Operator: Notices',
-    group: 'Operator API',
-    description: 'System notices sent to every organisation',
-  },
-  { name: 'Operator: Audit', group: 'Operator API', description: 'The log of every operator write' },
-  {
-    name: 'Operations',
-    group: 'Operations',
-    description: 'Liveness, readiness and metrics, outside /api/v1',
-  },
-];
 
 /**
  * @nestjs/swagger writes some OpenAPI 3.0 keywords even in a 3.1 document: `nullable` and boolean
