@@ -1,22 +1,20 @@
 // Requests per second of the api over HTTP against a bare node:http + pg reference doing the same work
-// (lib/bare-api.mjs), both measured in one run:
-//   signed write: POST /api/v1/user/ with an API key signature, a fresh signature and orgUserId on every
-//     request (replays are refused): signature check, replay claim, then user + event + job in one
-//     transaction;
-//   bearer echo: POST /api/v1/oauth/test with a bearer token: token check, the body echoed;
-//   signed order: POST /api/v1/orders/ with an API key signature, a fresh clientOrderId each time, spread
-//     over ORDER_USERS users: signature check, replay claim, then the order's transaction (lock the user,
-//     read policy and facts, every check with every limit set, fill at the operator price, order, position,
-//     event, job). The reference writes the same statements and arithmetic itself (lib/bare-orders.mjs),
-//     and before anything is timed both must answer a set of orders alike (lib/order-equivalence.mjs),
-//     so the ratio is what the framework, TypeORM and the guards cost.
-// One embedded PostgreSQL, a fresh database per candidate. Each candidate is a child process
-// (lib/api-server.mjs) and autocannon runs here: on 2 cores, load generation and serving then never share
-// an event loop, and every candidate gets the same load generator.
-// Run: npm run bench (or, after a build, node bench/api.bench.mjs). Targets: >= 0.8 of the bare reference on
-// the signed write and on the signed order, >= 0.7 on the echo. Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10),
-// BENCH_LOG_LEVEL (warn: no line per request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs
-// the api children with --cpu-prof), BENCH_SCENARIOS (comma-separated names; all by default).
+// (lib/bare-api.mjs), both measured in one run: signed write: POST /api/v1/user/ with an API key signature, a
+// fresh signature and orgUserId on every request (replays are refused): signature check, replay claim, then
+// user + event + job in one transaction; bearer echo: POST /api/v1/oauth/test with a bearer token: token
+// check, the body echoed; signed order: POST /api/v1/orders/ with an API key signature, a fresh clientOrderId
+// each time, spread over ORDER_USERS users: signature check, replay claim, then the order's transaction (lock
+// the user, read policy and facts, every check with every limit set, fill at the operator price, order,
+// position, event, job). The reference writes the same statements and arithmetic itself
+// (lib/bare-orders.mjs), and before anything is timed both must answer a set of orders alike
+// (lib/order-equivalence.mjs), so the ratio is what the framework, TypeORM and the guards cost. One embedded
+// PostgreSQL, a fresh database per candidate. Each candidate is a child process (lib/api-server.mjs) and
+// autocannon runs here: on 2 cores, load generation and serving then never share an event loop, and every
+// candidate gets the same load generator. Run: npm run bench (or, after a build, node bench/api.bench.mjs).
+// Targets: >= 0.8 of the bare reference on the signed write and on the signed order, >= 0.7 on the echo.
+// Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn: no line per
+// request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs the api children with --cpu-prof),
+// BENCH_SCENARIOS (comma-separated names; all by default).
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

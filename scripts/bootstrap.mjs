@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task:
-//   node scripts/bootstrap.mjs start|test|bench
-// The toolchain pinned in package.json (`toolchain`: pnpm, and Node for the services and the test matrix) is installed
-// from the npm registry into .tools/ (git-ignored); a second run finds it there and goes straight on.
-// No dependencies: this file (and dev-runner.mjs, which runs `start`'s processes) runs before anything
-// is installed.
+// Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task: node
+// scripts/bootstrap.mjs start|test|bench The toolchain pinned in package.json (`toolchain`: pnpm, and Node
+// for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored); a
+// second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
+// `start`'s processes) runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';

@@ -1,9 +1,8 @@
-// The reference's market orders: the statements and the arithmetic of an order's transaction written
-// here, in plain JS over decimal.js and pg, and not taken from the api's sources (docs/decisions.md, "Trading" is the
-// shared rule book). So the reference measures the same database work (lock the user with the policy,
-// read the facts, insert the order, move the position) without borrowing code that could hide a
-// difference; api.bench.mjs compares both candidates' answers before it times anything
-// (lib/order-equivalence.mjs).
+// The reference's market orders: the statements and the arithmetic of an order's transaction written here, in
+// plain JS over decimal.js and pg, and not taken from the api's sources (docs/decisions.md, "Trading" is the
+// shared rule book). So the reference measures the same database work (lock the user with the policy, read
+// the facts, insert the order, move the position) without borrowing code that could hide a difference;
+// api.bench.mjs compares both candidates' answers before it times anything (lib/order-equivalence.mjs).
 import Decimal from 'decimal.js';
 
 /** Room for any product of two numeric(38,8) values; every rounding below is explicit. */

@@ -62,10 +62,10 @@ function nestLogger(logger: Logger): LoggerService {
 }
 
 /**
- * JSON bodies are checked as the signature sees them: invalid JSON and duplicate keys are a 400 naming
- * the position, for bearer callers too (docs/api-guide.md#api-key-signing). Numbers keep their digits (NumberText) so that
- * amounts are never read through a double. Async on purpose: Fastify takes a synchronous parser's return
- * value for no answer and the request hangs.
+ * JSON bodies are checked as the signature sees them: invalid JSON and duplicate keys are a 400 naming the
+ * position, for bearer callers too (docs/api-guide.md#api-key-signing). Numbers keep their digits
+ * (NumberText) so that amounts are never read through a double. Async on purpose: Fastify takes a synchronous
+ * parser's return value for no answer and the request hangs.
  */
 // eslint-disable-next-line @typescript-eslint/require-await
 async function parseJsonBody(_request: unknown, body: Buffer): Promise<unknown> {

@@ -1,5 +1,6 @@
-// Operations end to end (docs/api-guide.md#errors, docs/decisions.md, "Operations"): the OpenAPI document and UI, metrics, request ids and
-// redacted logs, and the envelope on every failure, including an unexpected error and a lost database.
+// Operations end to end (docs/api-guide.md#errors, docs/decisions.md, "Operations"): the OpenAPI document and
+// UI, metrics, request ids and redacted logs, and the envelope on every failure, including an unexpected
+// error and a lost database.
 import { Writable } from 'node:stream';
 
 import { ModulesContainer, type ReflectableDecorator, Reflector } from '@nestjs/core';

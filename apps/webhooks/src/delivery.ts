@@ -98,7 +98,8 @@ export class DeliveryProcessor {
           return;
         }
         if (now >= row.created_at.getTime() + this.config.webhooks.windowMs) {
-          // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day, redeliveries included.
+          // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day,
+          // redeliveries included.
           if (!manual) outcomes.failed.push({ row, numRetries: expected });
           return;
         }

@@ -1,4 +1,5 @@
-// The TypeORM data source of both services: explicit migrations, never synchronize (docs/decisions.md, "Services: modules, database, tests").
+// The TypeORM data source of both services: explicit migrations, never synchronize (docs/decisions.md,
+// "Services: modules, database, tests").
 import 'reflect-metadata';
 
 import { DataSource } from 'typeorm';

@@ -1,5 +1,6 @@
-// The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs
-// enqueued inside the transaction of the change that causes them (docs/decisions.md, "Services: modules, database, tests").
+// The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs enqueued
+// inside the transaction of the change that causes them (docs/decisions.md, "Services: modules, database,
+// tests").
 import { createHash } from 'node:crypto';
 
 import { PgBoss, type Db } from 'pg-boss';
@@ -27,9 +28,9 @@ export interface WebhookFailureEmailJob {
 }
 
 /**
- * A crashed worker's delivery jobs come back within 30 s (docs/decisions.md, "Services: modules, database, tests"): heartbeats are checked on
- * every supervise pass (5 s), and a job that threw or lost its worker is retried. The delivery retry
- * schedule itself (1 min, 10 min, 100 min) is the worker's, with jobs of its own.
+ * A crashed worker's delivery jobs come back within 30 s (docs/decisions.md, "Services: modules, database,
+ * tests"): heartbeats are checked on every supervise pass (5 s), and a job that threw or lost its worker is
+ * retried. The delivery retry schedule itself (1 min, 10 min, 100 min) is the worker's, with jobs of its own.
  */
 const DELIVERY_QUEUE = {
   expireInSeconds: 20,

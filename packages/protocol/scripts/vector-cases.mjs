@@ -1,9 +1,10 @@
-// The hand-written signing test cases that scripts/vectors.mjs turns into ../vectors/*.json: request
-// vectors with their expected canonical parts, bodies that must be refused, and webhook vectors.
+// The hand-written signing test cases that scripts/vectors.mjs turns into ../vectors/*.json: request vectors
+// with their expected canonical parts, bodies that must be refused, and webhook vectors.
 //
 // Independence: every canonicalBody and canonicalQuery below was written by hand from the rules of
-// docs/api-guide.md#api-key-signing and docs/api-guide.md#webhook-signatures, never produced by @svc/protocol. vectors.mjs cross-checks them
-// against the JavaScript engine where it can judge them, to catch typos; it never derives them.
+// docs/api-guide.md#api-key-signing and docs/api-guide.md#webhook-signatures, never produced by
+// @svc/protocol. vectors.mjs cross-checks them against the JavaScript engine where it can judge them, to
+// catch typos; it never derives them.
 
 const R = String.raw;
 const DEL = '\u007f';
@@ -16,7 +17,8 @@ const USER_BODY = '{"orgUserId":"u-1","kyc":true,"tnc":true}';
 
 /** Request vectors. canonicalBody / canonicalQuery are hand-written expectations. */
 export const requestVectors = [
-  // --- the API guide's samples -------------------------------------------------------------------------------
+  // --- the API guide's samples
+  // -------------------------------------------------------------------------------
   {
     name: 'sample: create user POST /api/v1/user/',
     secret: SECRET,
@@ -28,8 +30,9 @@ export const requestVectors = [
     canonicalQuery: '{}',
   },
   {
-    // docs/api-guide.md#timestamp-window-and-replays: clients may sign one hour ahead of the clock. The test also verifies
-    // this one with the clock 3600 s behind the timestamp (inside the default 3900 s ahead window).
+    // docs/api-guide.md#timestamp-window-and-replays: clients may sign one hour ahead of the clock. The test
+    // also verifies this one with the clock 3600 s behind the timestamp (inside the default 3900 s ahead
+    // window).
     name: 'sample: timestamp one hour ahead',
     secret: SECRET,
     path: '/api/v1/user/',

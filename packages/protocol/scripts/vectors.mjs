@@ -2,7 +2,8 @@
 // Writes the signing test vectors in ../vectors/ from the hand-written cases of vector-cases.mjs.
 //
 //   node scripts/vectors.mjs           write (refresh) vectors/request-signing.json and webhook-signing.json
-//   node scripts/vectors.mjs --check   fail (exit 1) when the files on disk differ from what this script writes
+//   node scripts/vectors.mjs --check   fail (exit 1) when the files on disk differ from what this script
+//   writes
 //
 // Independence: this script never imports @svc/protocol. It only assembles the signed message from the
 // hand-written parts and computes the HMAC with plain node:crypto. Before writing, it cross-checks the

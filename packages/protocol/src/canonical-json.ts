@@ -1,6 +1,6 @@
-// Canonical JSON of a raw body text, as signed (docs/api-guide.md#api-key-signing): transmitted key order, no whitespace,
-// numbers in JavaScript form, strings escaped as JSON.stringify does. It works on the text, not on a
-// parsed object, because JavaScript objects move integer-like keys ("10", "2") to the front.
+// Canonical JSON of a raw body text, as signed (docs/api-guide.md#api-key-signing): transmitted key order, no
+// whitespace, numbers in JavaScript form, strings escaped as JSON.stringify does. It works on the text, not
+// on a parsed object, because JavaScript objects move integer-like keys ("10", "2") to the front.
 
 /** Why a body cannot be canonicalised. Servers answer all three with 400. */
 export type CanonicalJsonFailure = 'invalid_json' | 'duplicate_key' | 'too_deep';

@@ -1,5 +1,6 @@
-// The response envelope of every endpoint (docs/api-guide.md#the-envelope, docs/api-guide.md#errors), and the one body that is not
-// enveloped: the 401 for a bearer token without the required scope (docs/api-guide.md#errors).
+// The response envelope of every endpoint (docs/api-guide.md#the-envelope, docs/api-guide.md#errors), and the
+// one body that is not enveloped: the 401 for a bearer token without the required scope
+// (docs/api-guide.md#errors).
 
 export interface Envelope<T> {
   /** Mirrors the HTTP status. */

@@ -1,4 +1,5 @@
-// The data of a successful token response (docs/api-guide.md#oauth-client-credentials): what the api returns and the SDK reads.
+// The data of a successful token response (docs/api-guide.md#oauth-client-credentials): what the api returns
+// and the SDK reads.
 import { type Scope, ScopeError, formatScopes, parseScopes } from './scopes.js';
 import { EventParseError, integerIn, object, oneOf, string } from './validate.js';
 

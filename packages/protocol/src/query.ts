@@ -1,5 +1,5 @@
-// The query part of the signed message (docs/api-guide.md#api-key-signing): the query string as a JSON object in
-// transmitted order, values decoded, a repeated key turned into an array of its values.
+// The query part of the signed message (docs/api-guide.md#api-key-signing): the query string as a JSON object
+// in transmitted order, values decoded, a repeated key turned into an array of its values.
 
 /**
  * Canonical JSON of a raw query string (with or without its leading `?`). Decoding follows

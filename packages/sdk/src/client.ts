@@ -1,5 +1,6 @@
 // The typed client of the organisation endpoints. Authenticates with the API key and secret (every request
-// signed, docs/api-guide.md#api-key-signing) or with OAuth client credentials (docs/api-guide.md#oauth-client-credentials); see README.md.
+// signed, docs/api-guide.md#api-key-signing) or with OAuth client credentials
+// (docs/api-guide.md#oauth-client-credentials); see README.md.
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { RequestSigner } from './request-signer.js';
 import { KycResource } from './resources/kyc.js';

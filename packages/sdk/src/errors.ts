@@ -42,8 +42,8 @@ export class SvcAuthenticationError extends SvcError {
 }
 
 /**
- * The caller is known but may not do this: a bearer token without the route's scope (the 401
- * `{message, status}` body, docs/api-guide.md#errors; `requiredScope` from its WWW-Authenticate header), or a 403.
+ * The caller is known but may not do this: a bearer token without the route's scope (the 401 `{message,
+ * status}` body, docs/api-guide.md#errors; `requiredScope` from its WWW-Authenticate header), or a 403.
  */
 export class SvcPermissionError extends SvcError {
   override readonly name: string = 'SvcPermissionError';

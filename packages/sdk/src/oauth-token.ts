@@ -1,5 +1,6 @@
-// OAuth 2.0 client credentials (docs/api-guide.md#oauth-client-credentials): one token at a time, shared by concurrent calls, fetched
-// again shortly before it expires and once when the api answers 401 (revoked, or expired early).
+// OAuth 2.0 client credentials (docs/api-guide.md#oauth-client-credentials): one token at a time, shared by
+// concurrent calls, fetched again shortly before it expires and once when the api answers 401 (revoked, or
+// expired early).
 import { formatScopes, parseOAuthTokenData, parseScopes, type Scope } from '@svc/protocol';
 
 import type { Authenticator, Transport } from './transport.js';

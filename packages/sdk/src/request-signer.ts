@@ -1,5 +1,5 @@
-// Request signing with the API key (docs/api-guide.md#api-key-signing), as the client's Authenticator, never sending the same
-// signature twice.
+// Request signing with the API key (docs/api-guide.md#api-key-signing), as the client's Authenticator, never
+// sending the same signature twice.
 import { HEADERS, signedRequestHeaders, type SignedRequestHeaders } from '@svc/protocol';
 
 import type { Authenticator } from './transport.js';
@@ -14,10 +14,11 @@ const MAX_TIMESTAMP_BUMP_SECONDS = 3600;
 const sentByKey = new Map<string, Map<number, Set<string>>>();
 
 /**
- * Signs with the API key (docs/api-guide.md#api-key-signing) and never sends the same signature twice: two identical requests in
- * the same second would carry the same one, and the api refuses the second as a replay. When a signature
- * would repeat, X-TIMESTAMP moves one second ahead, as often as needed. Another process using the same key
- * can still collide: a 401 is then repeated once, signed afresh (the api did nothing with it).
+ * Signs with the API key (docs/api-guide.md#api-key-signing) and never sends the same signature twice: two
+ * identical requests in the same second would carry the same one, and the api refuses the second as a replay.
+ * When a signature would repeat, X-TIMESTAMP moves one second ahead, as often as needed. Another process
+ * using the same key can still collide: a 401 is then repeated once, signed afresh (the api did nothing with
+ * it).
  */
 export class RequestSigner implements Authenticator {
   private readonly sent: Map<number, Set<string>>;

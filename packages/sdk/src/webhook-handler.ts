@@ -1,7 +1,8 @@
 // A webhook endpoint in a few lines, for node:http, Express and Fastify: it answers the registration
-// challenge (docs/api-guide.md#registration-and-the-challenge), verifies every delivery, calls you with the typed event and answers 200 only once
-// your callback has resolved (anything else makes the service retry), optionally dropping deliveries of an
-// event it has already handled (`svc-event-id`, stable across retries; delivery is at least once).
+// challenge (docs/api-guide.md#registration-and-the-challenge), verifies every delivery, calls you with the
+// typed event and answers 200 only once your callback has resolved (anything else makes the service retry),
+// optionally dropping deliveries of an event it has already handled (`svc-event-id`, stable across retries;
+// delivery is at least once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { HeaderSource, WebhookEvent } from '@svc/protocol';

@@ -1,5 +1,5 @@
-// The receiving side of webhooks (docs/api-guide.md#webhook-signatures, docs/api-guide.md#events): verify a delivery and get the typed event, or learn why
-// not; and build signed test deliveries for your own tests.
+// The receiving side of webhooks (docs/api-guide.md#webhook-signatures, docs/api-guide.md#events): verify a
+// delivery and get the typed event, or learn why not; and build signed test deliveries for your own tests.
 import {
   EventParseError,
   HEADERS,

@@ -80,7 +80,8 @@ describe('OAuth client credentials', () => {
     const error = await client.org.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcAuthenticationError);
     expect((error as SvcAuthenticationError).status).toBe(401);
-    // Refused call, then one new token asked for and refused (docs/api-guide.md#oauth-client-credentials: 401 "Forbidden"); no more.
+    // Refused call, then one new token asked for and refused (docs/api-guide.md#oauth-client-credentials: 401
+    // "Forbidden"); no more.
     expect(exchanges.slice(2).map((e) => [isToken(e.url) ? 'token' : 'org', e.status])).toEqual([
       ['org', 401],
       ['token', 401],

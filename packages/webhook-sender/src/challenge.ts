@@ -1,5 +1,5 @@
-// The registration challenge (docs/api-guide.md#registration-and-the-challenge): a signed POST of {"challenge": "<random>"}; the receiver passes
-// when it answers 200 with that string as its body.
+// The registration challenge (docs/api-guide.md#registration-and-the-challenge): a signed POST of
+// {"challenge": "<random>"}; the receiver passes when it answers 200 with that string as its body.
 import { randomBytes } from 'node:crypto';
 
 import type { AttemptResult, WebhookSender } from './sender.js';

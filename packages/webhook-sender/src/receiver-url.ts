@@ -1,4 +1,5 @@
-// The rules a webhook URL must pass before anything is sent to it (docs/api-guide.md#webhook-signatures, docs/decisions.md, "Webhooks").
+// The rules a webhook URL must pass before anything is sent to it (docs/api-guide.md#webhook-signatures,
+// docs/decisions.md, "Webhooks").
 import { isIP } from 'node:net';
 
 import type { ReceiverPolicy } from './policy.js';

@@ -1,8 +1,10 @@
-// One signed webhook request (docs/api-guide.md#webhook-signatures, docs/api-guide.md#registration-and-the-challenge, docs/api-guide.md#delivery-retries-and-the-24-hour-window; docs/decisions.md, "Webhooks"), shared by the api (registration
-// challenge) and the worker (deliveries): the host is resolved once, every address is vetted, and the
-// connection goes to a vetted address (the lookup that vets is the lookup that connects, so a second,
-// rebinding answer is never asked for). Redirects are not followed. The status line must arrive within
-// the attempt limit; only 200 counts.
+// One signed webhook request (docs/api-guide.md#webhook-signatures,
+// docs/api-guide.md#registration-and-the-challenge,
+// docs/api-guide.md#delivery-retries-and-the-24-hour-window; docs/decisions.md, "Webhooks"), shared by the
+// api (registration challenge) and the worker (deliveries): the host is resolved once, every address is
+// vetted, and the connection goes to a vetted address (the lookup that vets is the lookup that connects, so a
+// second, rebinding answer is never asked for). Redirects are not followed. The status line must arrive
+// within the attempt limit; only 200 counts.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type BlockList } from 'node:net';
 

@@ -1,5 +1,5 @@
-// API key + signature (docs/api-guide.md#api-key-signing): the protocol package checks the signature over the raw body; here we
-// find the key's secret and refuse replays.
+// API key + signature (docs/api-guide.md#api-key-signing): the protocol package checks the signature over the
+// raw body; here we find the key's secret and refuse replays.
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ALL_SCOPES, readRequestAuthHeaders, splitRequestTarget, verifyRequest } from '@svc/protocol';

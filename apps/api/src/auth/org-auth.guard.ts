@@ -1,6 +1,6 @@
 // The one global guard: every route needs an organisation's credentials (a bearer token or an API key
-// signature, docs/decisions.md, "API") unless it is @Public() or @AdminOnly(); a bearer token must also carry the
-// route's @RequireScope().
+// signature, docs/decisions.md, "API") unless it is @Public() or @AdminOnly(); a bearer token must also carry
+// the route's @RequireScope().
 import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';

@@ -1,5 +1,5 @@
-// Asset codes and trading pairs (docs/api-guide.md#orders-events: a symbol is BASE_QUOTE, an asset code, an underscore and a
-// currency code).
+// Asset codes and trading pairs (docs/api-guide.md#orders-events: a symbol is BASE_QUOTE, an asset code, an
+// underscore and a currency code).
 
 export const ASSET_CODE = /^[A-Z0-9]{2,12}$/;
 export const ASSET_CODE_RULE = '2 to 12 capital letters or digits';

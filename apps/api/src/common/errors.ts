@@ -61,8 +61,8 @@ export class AppError extends Error {
 }
 
 /**
- * A bearer token lacks the permission the route needs (docs/api-guide.md#errors, RFC 6750 section 3.1): answered with the
- * spec's {message, status} body rather than the envelope.
+ * A bearer token lacks the permission the route needs (docs/api-guide.md#errors, RFC 6750 section 3.1):
+ * answered with the spec's {message, status} body rather than the envelope.
  */
 export class InsufficientScopeError extends Error {
   override readonly name = 'InsufficientScopeError';

@@ -1,6 +1,7 @@
 // The one exception filter: every failure leaves as the envelope with `code` equal to the HTTP status
 // (docs/api-guide.md#errors), except a bearer token without the required scope, which gets the API guide's
-// {message, status} body (docs/api-guide.md#errors). A 500 says nothing of internals; its error id is in the log.
+// {message, status} body (docs/api-guide.md#errors). A 500 says nothing of internals; its error id is in the
+// log.
 import { randomUUID } from 'node:crypto';
 
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';

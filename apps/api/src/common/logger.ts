@@ -1,5 +1,5 @@
-// The api's logs (JSON, secrets redacted, docs/decisions.md, "Operations"): one line per request with its id, which the
-// caller may choose (X-Request-Id) and always gets back.
+// The api's logs (JSON, secrets redacted, docs/decisions.md, "Operations"): one line per request with its id,
+// which the caller may choose (X-Request-Id) and always gets back.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 

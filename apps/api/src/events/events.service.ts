@@ -22,9 +22,9 @@ export class EventsService {
   }
 
   /**
-   * One event with the same `data` for every organisation whose webhook endpoint is ACTIVE (a system
-   * notice, docs/api-guide.md#events). An organisation without a working endpoint gets nothing: it could never receive
-   * the event, and it would only be SKIPPED. Answers how many organisations got it.
+   * One event with the same `data` for every organisation whose webhook endpoint is ACTIVE (a system notice,
+   * docs/api-guide.md#events). An organisation without a working endpoint gets nothing: it could never
+   * receive the event, and it would only be SKIPPED. Answers how many organisations got it.
    */
   broadcast(manager: EntityManager, event: { entity: EntityName; data: object }): Promise<number> {
     return this.events.insertForActiveEndpoints(manager, event.entity, event.data);

@@ -1,4 +1,5 @@
-// Which KYC steps are legal from which state, and which events each step emits (docs/api-guide.md#events, docs/decisions.md, "Trading"). Pure: the service locks the user, asks here, then writes what it is told.
+// Which KYC steps are legal from which state, and which events each step emits (docs/api-guide.md#events,
+// docs/decisions.md, "Trading"). Pure: the service locks the user, asks here, then writes what it is told.
 import type { KycState } from '@svc/db';
 import type { KycEventType, UserStatus } from '@svc/protocol';
 

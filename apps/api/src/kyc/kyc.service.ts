@@ -1,6 +1,6 @@
-// A user's KYC: documents and form from the organisation, decisions from operators, expiry by the sweep.
-// Each change locks the user row, asks the state machine, and writes the change, its events (docs/api-guide.md#events)
-// with their delivery jobs, and for operators the audit row, in one transaction.
+// A user's KYC: documents and form from the organisation, decisions from operators, expiry by the sweep. Each
+// change locks the user row, asks the state machine, and writes the change, its events
+// (docs/api-guide.md#events) with their delivery jobs, and for operators the audit row, in one transaction.
 import { Inject, Injectable } from '@nestjs/common';
 import type { KycDecisionEvent, User } from '@svc/db';
 import type { KycEventType } from '@svc/protocol';

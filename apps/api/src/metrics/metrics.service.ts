@@ -1,6 +1,6 @@
-// Prometheus metrics of this process (docs/decisions.md, "Operations"): prom-client's default process metrics and the
-// duration of every HTTP request, labelled by method, route pattern and status. Each application has its
-// own registry, so several can run in one process (the tests do).
+// Prometheus metrics of this process (docs/decisions.md, "Operations"): prom-client's default process metrics
+// and the duration of every HTTP request, labelled by method, route pattern and status. Each application has
+// its own registry, so several can run in one process (the tests do).
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';

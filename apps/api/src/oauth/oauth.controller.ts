@@ -38,8 +38,9 @@ export class OAuthController {
   }
 
   /**
-   * docs/api-guide.md#oauth-client-credentials: data equals the request body. Written from the raw text (compact, keys in the order sent),
-   * since re-serialising a parsed object would move integer-like keys to the front.
+   * docs/api-guide.md#oauth-client-credentials: data equals the request body. Written from the raw text
+   * (compact, keys in the order sent), since re-serialising a parsed object would move integer-like keys to
+   * the front.
    */
   @ApiRoute({
     summary: 'Echo a signed request',

@@ -1,6 +1,8 @@
-// The money arithmetic of orders on its own, without PostgreSQL: examples worked by hand, then
-// properties over generated amounts (fast-check) for what must hold for every order (docs/decisions.md, "Services: modules, database, tests" and "Trading"): fees add up, rounding never creates value, a quote amount is never overspent, and the checks
-// answer the first rule broken, with every limit holding at its value and failing one unit over it.
+// The money arithmetic of orders on its own, without PostgreSQL: examples worked by hand, then properties
+// over generated amounts (fast-check) for what must hold for every order (docs/decisions.md, "Services:
+// modules, database, tests" and "Trading"): fees add up, rounding never creates value, a quote amount is
+// never overspent, and the checks answer the first rule broken, with every limit holding at its value and
+// failing one unit over it.
 import type { OrgPolicy } from '@svc/db';
 import type { OrderRejectionReason, OrderSide } from '@svc/protocol';
 import Decimal from 'decimal.js';

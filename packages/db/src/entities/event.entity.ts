@@ -8,8 +8,9 @@ export const EVENT_STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'SKIPPED'] as c
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /**
- * An event for an organisation (docs/api-guide.md#events), written in the transaction of the change that caused it. Its id
- * is the svc-event-id header, stable across retries; `data` is the body's data exactly as delivered.
+ * An event for an organisation (docs/api-guide.md#events), written in the transaction of the change that
+ * caused it. Its id is the svc-event-id header, stable across retries; `data` is the body's data exactly as
+ * delivered.
  */
 @Entity({ name: 'events' })
 @Index('events_org_created', ['orgId', 'createdAt'])

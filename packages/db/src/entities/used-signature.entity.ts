@@ -3,8 +3,8 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { ApiKey } from './api-key.entity.js';
 
 /**
- * A (key, signature) pair accepted once (docs/api-guide.md#api-key-signing): a second use inside the window is a replay.
- * Rows expire with the window and are swept.
+ * A (key, signature) pair accepted once (docs/api-guide.md#api-key-signing): a second use inside the window
+ * is a replay. Rows expire with the window and are swept.
  */
 @Entity({ name: 'used_signatures' })
 export class UsedSignature {
