@@ -11,7 +11,18 @@ import {
   type ReceiverPolicy,
 } from '@svc/webhook-sender';
 import { Type } from 'class-transformer';
-import { IsBase64, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Min, ValidateBy } from 'class-validator';
+import {
+  IsBase64,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Min,
+  MinLength,
+  ValidateBy,
+} from 'class-validator';
 
 import { developmentSecret } from './development-secret.js';
 import { ConfigError, readEnvironment, type EnvSource } from './env.js';
@@ -75,6 +86,12 @@ export class ServiceEnvironment {
   @IsInt()
   @Min(1)
   WEBHOOK_WINDOW_MS?: number;
+
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md). */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  METRICS_TOKEN?: string;
 }
 
 /** What the api and the worker both need to know about webhooks. */
@@ -92,6 +109,8 @@ export interface ServiceSettings {
   readonly masterKey: Buffer;
   readonly logLevel: string;
   readonly webhooks: WebhookSettings;
+  /** The bearer token /metrics asks for; undefined: /metrics is open (keep it off the public network). */
+  readonly metricsToken: string | undefined;
 }
 
 /**
@@ -144,6 +163,7 @@ export function serviceSettings(env: ServiceEnvironment, root: string): ServiceS
       }),
       windowMs: env.WEBHOOK_WINDOW_MS ?? DELIVERY_WINDOW_MS,
     }),
+    metricsToken: env.METRICS_TOKEN,
   };
 }
 

@@ -72,6 +72,16 @@ describe('the variables both services share', () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
+  it('METRICS_TOKEN: unset leaves /metrics open; a short one is refused without being echoed', () => {
+    const key = randomBytes(32).toString('base64');
+    expect(load({ MASTER_KEY: key })).toMatchObject({ metricsToken: undefined });
+    const token = 'm'.repeat(32);
+    expect(load({ MASTER_KEY: key, METRICS_TOKEN: token })).toMatchObject({ metricsToken: token });
+    expect(load({ MASTER_KEY: key, METRICS_TOKEN: 'too-short-secret' })).toEqual([
+      'METRICS_TOKEN: must be longer than or equal to 32 characters (got 16 characters, not shown)',
+    ]);
+  });
+
   it('hides the password of a URL it refuses', () => {
     expect(load({ DATA_DIR: dataDir, DATABASE_URL: 'mysql://svc:hunter2@db/svc' })).toEqual([
       'DATABASE_URL: must be a URL address (got "mysql://svc:***@db/svc")',
