@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import {
   loadServiceEnvironment,
   serviceSettings,
@@ -16,6 +16,18 @@ import {
 export { ConfigError } from '@svc/runtime';
 
 class WorkerEnvironment extends ServiceEnvironment {
+  /** The port of /healthz, /readyz and /metrics (docs/operations.md). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WORKER_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  WORKER_HOST?: string;
+
   @IsOptional()
   @Matches(/^[0-9]+,[0-9]+,[0-9]+$/, {
     message: 'must be three whole numbers of milliseconds, e.g. 60000,600000,6000000',
@@ -77,6 +89,9 @@ class WorkerEnvironment extends ServiceEnvironment {
 }
 
 export interface WorkerConfig extends ServiceSettings {
+  /** Where /healthz, /readyz and /metrics listen (0: any free port). */
+  readonly port: number;
+  readonly host: string;
   /** Waits before retries 1, 2 and 3 (before jitter). */
   readonly retryDelaysMs: readonly [number, number, number];
   /** Each wait is spread uniformly over ±this fraction of itself. */
@@ -99,6 +114,8 @@ export interface WorkerConfig extends ServiceSettings {
 }
 
 const DEFAULT_FETCHERS = 12;
+/** Beside the api's 3000, so `npm start` runs both with no setting. */
+const DEFAULT_PORT = 3001;
 const DEFAULT_PER_ENDPOINT = 8;
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -114,6 +131,8 @@ export function loadConfig(source: EnvSource = process.env, root = process.cwd()
   const delays = (env.WEBHOOK_RETRY_DELAYS_MS ?? '60000,600000,6000000').split(',').map(Number);
   return Object.freeze({
     ...settings,
+    port: env.WORKER_PORT ?? DEFAULT_PORT,
+    host: env.WORKER_HOST ?? '127.0.0.1',
     retryDelaysMs: Object.freeze(delays) as unknown as readonly [number, number, number],
     retryJitter: Number(env.WEBHOOK_RETRY_JITTER ?? '0.2'),
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS ?? 2000,

@@ -21,6 +21,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import { EndpointSlots } from './endpoint-slots.js';
+import type { GiveUpReason, WorkerMetrics } from './metrics.js';
 
 interface EventRow {
   id: string;
@@ -55,7 +56,13 @@ interface Outcomes {
   /** Events with no active endpoint: nothing to deliver to. */
   skipped: string[];
   /** Events that failed for good, with the numRetries of their last attempt. */
-  failed: { row: EventRow; numRetries: number }[];
+  failed: GivenUp[];
+}
+
+interface GivenUp {
+  readonly row: EventRow;
+  readonly numRetries: number;
+  readonly reason: GiveUpReason;
 }
 
 /**
@@ -77,6 +84,7 @@ export class DeliveryProcessor {
     private readonly boss: PgBoss,
     private readonly sender: WebhookSender,
     private readonly logger: Logger,
+    private readonly metrics: WorkerMetrics,
   ) {
     this.slots = new EndpointSlots(config.perEndpointConcurrency);
   }
@@ -100,7 +108,7 @@ export class DeliveryProcessor {
         if (now >= row.created_at.getTime() + this.config.webhooks.windowMs) {
           // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day,
           // redeliveries included.
-          if (!manual) outcomes.failed.push({ row, numRetries: expected });
+          if (!manual) outcomes.failed.push({ row, numRetries: expected, reason: 'window_expired' });
           return;
         }
         const numRetries = manual ? Math.min(row.num_retries + 1, MAX_EVENT_RETRIES) : expected;
@@ -111,6 +119,7 @@ export class DeliveryProcessor {
         }
         try {
           const result = await this.attempt(row, numRetries);
+          this.metrics.attempt(result, manual ? undefined : row.created_at);
           outcomes.attempts.push({ row, numRetries, manual, result });
         } finally {
           release();
@@ -177,7 +186,8 @@ export class DeliveryProcessor {
       if (attempt.numRetries < MAX_EVENT_RETRIES && at < deadline) {
         retries.push({ row: attempt.row, numRetries: attempt.numRetries, at: new Date(at) });
       } else {
-        failed.push({ row: attempt.row, numRetries: attempt.numRetries });
+        const reason = attempt.numRetries < MAX_EVENT_RETRIES ? 'window_expired' : 'retries_exhausted';
+        failed.push({ row: attempt.row, numRetries: attempt.numRetries, reason });
       }
     }
     if (attempts.length + deferred.length + skipped.length + failed.length === 0) return;
@@ -189,6 +199,9 @@ export class DeliveryProcessor {
       return;
     }
 
+    // Counted once committed: the retries scheduled (by number) and the events given up.
+    let retried: number[] = [];
+    let givenUp: GiveUpReason[] = [];
     await transaction(this.dataSource, async (runner) => {
       const db = bossDb(runner);
       if (recorded) await query(runner, RECORD_ATTEMPTS, recorded);
@@ -226,6 +239,7 @@ export class DeliveryProcessor {
         RETURNING e.id, e.num_retries`,
           [retries.map((r) => r.row.id), retries.map((r) => r.numRetries)],
         );
+        retried = moved.map((row) => row.num_retries);
         const at = new Map(retries.map((r) => [r.row.id, r.at]));
         for (const row of moved) {
           jobs.push({
@@ -235,13 +249,18 @@ export class DeliveryProcessor {
         }
       }
       if (jobs.length > 0) await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
-      if (failed.length > 0) await this.fail(runner, failed);
+      if (failed.length > 0) givenUp = await this.fail(runner, failed);
     });
+    this.metrics.retriesScheduled(retried);
+    this.metrics.eventsGivenUp(givenUp);
   }
 
-  /** FAILED for good: noted for the organisation's failure e-mail, which is scheduled per endpoint. */
-  private async fail(runner: QueryRunner, failed: { row: EventRow; numRetries: number }[]): Promise<void> {
-    const noted = await query<{ org_id: number }>(
+  /**
+   * FAILED for good: noted for the organisation's failure e-mail, which is scheduled per endpoint.
+   * Returns why each event that moved was given up.
+   */
+  private async fail(runner: QueryRunner, failed: GivenUp[]): Promise<GiveUpReason[]> {
+    const noted = await query<{ event_id: string; org_id: number }>(
       runner,
       `WITH failed AS (
          UPDATE events e SET status = 'FAILED', updated_at = now()
@@ -249,7 +268,7 @@ export class DeliveryProcessor {
           WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
       RETURNING e.id, e.org_id)
        INSERT INTO webhook_failures (event_id, org_id, failed_at)
-       SELECT id, org_id, now() FROM failed ON CONFLICT DO NOTHING RETURNING org_id`,
+       SELECT id, org_id, now() FROM failed ON CONFLICT DO NOTHING RETURNING event_id, org_id`,
       [failed.map((f) => f.row.id), failed.map((f) => f.numRetries)],
     );
     const orgs = new Set(noted.map((row) => row.org_id));
@@ -267,6 +286,8 @@ export class DeliveryProcessor {
         { singletonKey: endpointId, startAfter: new Date(Math.max(soonest, allowed)), db: bossDb(runner) },
       );
     }
+    const reasons = new Map(failed.map((f) => [f.row.id, f.reason]));
+    return noted.flatMap((row) => reasons.get(row.event_id) ?? []);
   }
 
   /** Wait before retry `numRetries + 1`: the configured step, spread by ± jitter. */

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
+import type { WorkerMetrics } from './metrics.js';
 
 interface EndpointRow {
   id: string;
@@ -41,6 +42,7 @@ export class FailureMailer {
     private readonly dataSource: DataSource,
     private readonly boss: PgBoss,
     private readonly logger: Logger,
+    private readonly metrics: WorkerMetrics,
   ) {
     this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : undefined;
   }
@@ -131,6 +133,7 @@ export class FailureMailer {
     const log = { orgId: endpoint.org_id, events: failures.length, to: endpoint.support_emails };
     if (this.transport && endpoint.support_emails.length > 0) {
       await this.transport.sendMail(message);
+      this.metrics.emailSent('smtp');
       this.logger.info(log, 'failure e-mail sent');
       return;
     }
@@ -148,6 +151,7 @@ export class FailureMailer {
       `${new Date().toISOString().replace(/[:.]/g, '-')}-org${endpoint.org_id}.eml`,
     );
     writeFileSync(file, built.message);
+    this.metrics.emailSent('outbox');
     this.logger.warn({ ...log, file }, 'no SMTP configured: failure e-mail written to the outbox');
   }
 }

@@ -9,6 +9,7 @@ import type { DataSource } from 'typeorm';
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
 import { FailureMailer } from './failure-mailer.js';
+import { WorkerMetrics } from './metrics.js';
 
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
@@ -18,6 +19,8 @@ export interface WorkerDependencies {
   readonly logger: Logger;
   /** Tests swap the sender (its resolver); default: one from the configured receiver rules. */
   readonly sender?: WebhookSender;
+  /** What /metrics reports; default: counted where no one reads it. */
+  readonly metrics?: WorkerMetrics;
 }
 
 export interface RunningWorker {
@@ -28,8 +31,9 @@ export interface RunningWorker {
 export async function startWorker(deps: WorkerDependencies): Promise<RunningWorker> {
   const { config, boss, logger } = deps;
   const sender = deps.sender ?? new WebhookSender({ policy: config.webhooks.receivers });
-  const deliveries = new DeliveryProcessor(config, deps.dataSource, boss, sender, logger);
-  const mailer = new FailureMailer(config, deps.dataSource, boss, logger);
+  const metrics = deps.metrics ?? new WorkerMetrics();
+  const deliveries = new DeliveryProcessor(config, deps.dataSource, boss, sender, logger, metrics);
+  const mailer = new FailureMailer(config, deps.dataSource, boss, logger, metrics);
   // Besides the wake-ups below: due retries, and every job while the LISTEN connection is down.
   const polling = { pollingIntervalSeconds: config.pollIntervalMs / 1000 };
 

@@ -18,6 +18,8 @@ describe('the worker configuration', () => {
   it('has defaults and hands out a frozen object', () => {
     const config = loadConfig(BASE);
     expect(config).toMatchObject({ fetchers: 12, perEndpointConcurrency: 8, pollIntervalMs: 2000 });
+    // Operations beside the api's default 3000, so npm start runs both as they are.
+    expect(config).toMatchObject({ port: 3001, host: '127.0.0.1', metricsToken: undefined });
     expect(config.retryDelaysMs).toEqual([60000, 600000, 6000000]);
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -39,6 +41,21 @@ describe('the worker configuration', () => {
     expect(problems({ WEBHOOK_FETCHERS: '4' })).toEqual([
       'WEBHOOK_FETCHERS: must be more than WEBHOOK_CONCURRENCY_PER_ENDPOINT',
     ]);
+  });
+
+  it('reads WORKER_PORT, WORKER_HOST and METRICS_TOKEN, and names a bad port', () => {
+    const token = 'k'.repeat(32);
+    expect(
+      loadConfig({ ...BASE, WORKER_PORT: '0', WORKER_HOST: '0.0.0.0', METRICS_TOKEN: token }),
+    ).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      metricsToken: token,
+    });
+    expect(problems({ WORKER_PORT: '70000' })).toEqual([
+      'WORKER_PORT: must not be greater than 65535 (got "70000")',
+    ]);
+    expect(problems({ WORKER_PORT: 'web' })).toEqual(['WORKER_PORT: must be an integer number (got "web")']);
   });
 
   it('checks MASTER_KEY as the api does, and requires it in production', () => {

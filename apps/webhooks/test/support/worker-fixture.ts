@@ -77,6 +77,8 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
   FAILURE_EMAIL_DELAY_MS: '300',
   LOG_LEVEL: 'silent',
   DATA_DIR: '/nonexistent',
+  // Any free port: processes of several tests run at once (WorkerProcess reads the one bound from the log).
+  WORKER_PORT: '0',
 };
 
 export class WorkerFixture {

@@ -12,6 +12,7 @@ interface LogLine {
   readonly level: number;
   readonly msg: string;
   readonly eventId?: string;
+  readonly url?: string;
 }
 
 export class WorkerProcess {
@@ -24,12 +25,21 @@ export class WorkerProcess {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
-  /** Starts the worker on `databaseUrl`, logging at debug (one line per delivery), and waits until it works. */
-  static async start(databaseUrl: string): Promise<WorkerProcess> {
+  /**
+   * Starts the worker on `databaseUrl`, logging at debug (one line per delivery), and waits until it
+   * works; `env` adds to or overrides the test configuration.
+   */
+  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
     // `npm test` builds first (turbo: test depends on build); a bare jest run needs the build too.
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the worker first`);
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', ...TEST_ENV, LOG_LEVEL: 'debug', DATABASE_URL: databaseUrl },
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...TEST_ENV,
+        LOG_LEVEL: 'debug',
+        DATABASE_URL: databaseUrl,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const worker = new WorkerProcess(child);
@@ -53,6 +63,18 @@ export class WorkerProcess {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
+  }
+
+  /** Where its /healthz, /readyz and /metrics answer (logged once it listens). */
+  get opsUrl(): string {
+    const url = this.lines().find((line) => line.msg === 'operations server listening')?.url;
+    if (!url) throw new Error(`the worker has not logged its operations address:\n${this.output}`);
+    return url;
+  }
+
+  /** Everything it wrote, for failure messages. */
+  get log(): string {
+    return this.output;
   }
 
   logged(msg: string): boolean {
