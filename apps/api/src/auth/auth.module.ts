@@ -5,12 +5,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { BearerStrategy } from './bearer.strategy.js';
 import { HmacStrategy } from './hmac.strategy.js';
 import { OrgAuthGuard } from './org-auth.guard.js';
 
 @Module({
-  imports: [PassportModule, CredentialsModule],
+  imports: [PassportModule, CredentialsModule, MetricsModule],
   providers: [HmacStrategy, BearerStrategy, { provide: APP_GUARD, useClass: OrgAuthGuard }],
 })
 export class AuthModule {}

@@ -5,19 +5,24 @@ import { Strategy } from 'passport-http-bearer';
 
 import { unauthenticated } from '../common/errors.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { Principal } from './principal.js';
 
 export const BEARER_STRATEGY = 'bearer';
 
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
-  constructor(private readonly credentials: CredentialsService) {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly metrics: MetricsService,
+  ) {
     super();
   }
 
   async validate(token: string): Promise<Principal> {
     const live = await this.credentials.findToken(token);
     if (!live) {
+      this.metrics.authFailed('invalid_token');
       throw unauthenticated('the access token is invalid, expired or revoked', {
         'www-authenticate': 'Bearer error="invalid_token"',
       });

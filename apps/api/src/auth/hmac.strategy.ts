@@ -8,6 +8,7 @@ import { Strategy } from 'passport-custom';
 import { badRequest, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
+import { type AuthFailureReason, MetricsService } from '../metrics/metrics.service.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
 
 export const HMAC_STRATEGY = 'hmac';
@@ -17,15 +18,20 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
   constructor(
     private readonly credentials: CredentialsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     super();
   }
 
   async validate(request: AuthenticatedRequest): Promise<Principal> {
     const headers = readRequestAuthHeaders(request.headers);
-    if (!headers.ok) throw unauthenticated(headers.message);
+    if (!headers.ok) {
+      // Neither scheme's headers at all (the bearer strategy declined first): no credentials.
+      const none = request.headers['x-api-key'] === undefined && request.headers.authorization === undefined;
+      throw this.refuse(none ? 'missing_credentials' : 'missing_header', headers.message);
+    }
     const key = await this.credentials.findApiKey(headers.apiKey);
-    if (!key) throw unauthenticated('unknown or revoked X-API-KEY');
+    if (!key) throw this.refuse('unknown_api_key', 'unknown or revoked X-API-KEY');
 
     const { path, query } = splitRequestTarget(request.url);
     const body = request.rawBody?.toString('utf8') ?? '';
@@ -36,11 +42,17 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
     );
     if (!result.ok) {
       if (result.reason === 'invalid_body') throw badRequest(result.message);
-      throw unauthenticated(result.message);
+      throw this.refuse(result.reason, result.message);
     }
     if (!(await this.credentials.claimSignature(key.id, headers.signature, result.timestamp))) {
-      throw unauthenticated('this signature was already used: sign each request afresh');
+      throw this.refuse('replayed_signature', 'this signature was already used: sign each request afresh');
     }
     return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
+  }
+
+  /** The 401, counted by reason for /metrics. */
+  private refuse(reason: AuthFailureReason, message: string) {
+    this.metrics.authFailed(reason);
+    return unauthenticated(message);
   }
 }

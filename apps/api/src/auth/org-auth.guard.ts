@@ -14,12 +14,14 @@ import { AUTH_METADATA } from './decorators.js';
 import { HMAC_STRATEGY } from './hmac.strategy.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
 import { constantTimeEqual } from '../credentials/secrets.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 @Injectable()
 export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
   constructor(
     private readonly reflector: Reflector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     super();
   }
@@ -32,6 +34,7 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     await super.canActivate(context);
     const required = routeMetadata(this.reflector, AUTH_METADATA.scope, context);
     if (required && request.user.method === 'bearer' && !grantsScope(request.user.scopes, required)) {
+      this.metrics.authFailed('insufficient_scope');
       throw new InsufficientScopeError(required);
     }
     return true;
@@ -41,6 +44,7 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     if (error) throw error as Error;
     // Both strategies declined without an error: no credentials at all.
     if (!user) {
+      this.metrics.authFailed('missing_credentials');
       throw unauthenticated('send X-API-KEY, X-TIMESTAMP and X-SIGNATURE, or Authorization: Bearer <token>', {
         'www-authenticate': 'Bearer',
       });
@@ -52,6 +56,7 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
     if (!token || !constantTimeEqual(token, this.config.adminToken)) {
+      this.metrics.authFailed('bad_admin_token');
       throw unauthenticated('the admin surface needs Authorization: Bearer <ADMIN_TOKEN>');
     }
     return true;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { AuditModule } from '../audit/audit.module.js';
 import { EventsModule } from '../events/events.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler.js';
 import { KycRepository } from './kyc.repository.js';
@@ -10,7 +11,7 @@ import { KycController } from './kyc.controller.js';
 import { KycService } from './kyc.service.js';
 
 @Module({
-  imports: [UsersModule, EventsModule, AuditModule],
+  imports: [UsersModule, EventsModule, AuditModule, MetricsModule],
   controllers: [KycController, KycReviewController],
   providers: [KycRepository, KycService, KycExpiryScheduler],
   exports: [KycService],

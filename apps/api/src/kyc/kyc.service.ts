@@ -2,7 +2,7 @@
 // change locks the user row, asks the state machine, and writes the change, its events
 // (docs/api-guide.md#events) with their delivery jobs, and for operators the audit row, in one transaction.
 import { Inject, Injectable } from '@nestjs/common';
-import type { KycDecisionEvent, User } from '@svc/db';
+import type { KycDecisionEvent, KycState, User } from '@svc/db';
 import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -10,6 +10,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { conflict } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsService } from '../events/events.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { UsersRepository, type UserChanges } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import { userRecord } from '../users/user.view.js';
@@ -45,6 +46,12 @@ const AUDIT_ACTIONS = {
  */
 export const KYC_EXPIRY_LOCK = '30251290217248880';
 const EXPIRY_BATCH = 500;
+
+/** One KYC transition: the state the user left and the event it moved to. */
+interface KycMove {
+  readonly from: KycState;
+  readonly to: KycEventType;
+}
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 @Injectable()
@@ -57,6 +64,7 @@ export class KycService {
     private readonly events: EventsService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async get(orgId: number, orgUserId: string): Promise<KycView> {
@@ -72,7 +80,7 @@ export class KycService {
     fields: UploadDocumentDto,
     file: CheckedFile,
   ): Promise<KycView> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transition(async (manager, moves) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, 'upload');
       await this.kyc.insertDocument(manager, {
@@ -86,7 +94,7 @@ export class KycService {
         sha256: file.sha256,
         content: file.content,
       });
-      await this.apply(manager, user, events, {
+      await this.apply(manager, moves, user, events, {
         document: { docCategory: fields.docCategory, docSubCategory: fields.docSubCategory },
       });
       return this.view(manager, user);
@@ -94,7 +102,7 @@ export class KycService {
   }
 
   async submitForm(orgId: number, orgUserId: string, input: KycFormDto): Promise<KycView> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transition(async (manager, moves) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, 'submit-form');
       if (!(await this.kyc.hasDocuments(manager, user.id))) {
@@ -102,7 +110,7 @@ export class KycService {
           `cannot submit the form while KYC is ${user.kycState}: upload at least one document first`,
         );
       }
-      await this.apply(manager, user, events, { kycForm: toKycForm(input) });
+      await this.apply(manager, moves, user, events, { kycForm: toKycForm(input) });
       return this.view(manager, user);
     });
   }
@@ -112,10 +120,10 @@ export class KycService {
    * transaction, as `actor` (X-Admin-Actor).
    */
   async review(actor: string, orgId: number, orgUserId: string, decision: KycDecision): Promise<KycView> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transition(async (manager, moves) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, decision.step);
-      const eventIds = await this.apply(manager, user, events);
+      const eventIds = await this.apply(manager, moves, user, events);
       const { step, ...text } = decision;
       await this.kyc.insertReview(manager, {
         orgId,
@@ -143,16 +151,24 @@ export class KycService {
   async expireDue(now = new Date()): Promise<number | null> {
     let total = 0;
     for (;;) {
-      const expired = await this.dataSource.transaction(async (manager) => {
+      const expired = await this.transition(async (manager, moves) => {
         if (!(await this.kyc.tryExpiryLock(manager, KYC_EXPIRY_LOCK))) return null;
         const due = await this.userRows.lockExpired(manager, KYC_TRANSITIONS.expire.from, now, EXPIRY_BATCH);
-        for (const user of due) await this.apply(manager, user, this.plan(user, 'expire'));
+        for (const user of due) await this.apply(manager, moves, user, this.plan(user, 'expire'));
         return due.length;
       });
       if (expired === null) return total > 0 ? total : null;
       total += expired;
       if (expired < EXPIRY_BATCH) return total;
     }
+  }
+
+  /** Runs `work` in one transaction; the KYC transitions it makes are counted once it commits. */
+  private async transition<T>(work: (manager: EntityManager, moves: KycMove[]) => Promise<T>): Promise<T> {
+    const moves: KycMove[] = [];
+    const result = await this.dataSource.transaction((manager) => work(manager, moves));
+    this.metrics.kycTransitioned(moves);
+    return result;
   }
 
   /** The events of `step` from the user's state, or the 409 naming both. */
@@ -168,10 +184,11 @@ export class KycService {
   /**
    * Moves the user through `events` in order, recording each with the user record as it stands after it
    * (plus the document's categories on KYC_DOC_UPLOADED), then writes the user, with `kycForm` when
-   * given. Returns the event ids.
+   * given. Each step is added to `moves`. Returns the event ids.
    */
   private async apply(
     manager: EntityManager,
+    moves: KycMove[],
     user: User,
     events: readonly KycEventType[],
     extra: { document?: { docCategory: string; docSubCategory: string }; kycForm?: KycForm } = {},
@@ -179,6 +196,7 @@ export class KycService {
     const ids: string[] = [];
     for (const eventType of events) {
       const changes = userChangesAfter(eventType);
+      moves.push({ from: user.kycState, to: eventType });
       user.kycState = eventType;
       user.kyc = changes.kyc;
       if (changes.userStatus) user.userStatus = changes.userStatus;

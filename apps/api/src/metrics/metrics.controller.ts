@@ -1,32 +1,32 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+// /metrics for the Prometheus scraper (docs/operations.md): its text format, not the envelope; behind
+// METRICS_TOKEN when set. Left out of the OpenAPI document: it is for operators, not organisations.
+import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { METRICS_TOKEN_REQUIRED, metricsScrapeAllowed } from '@svc/runtime';
 import { Registry } from 'prom-client';
 
 import { Public } from '../auth/decorators.js';
 import { RawResponse } from '../common/envelope.interceptor.js';
+import { unauthenticated } from '../common/errors.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MetricsService } from './metrics.service.js';
 
-@ApiTags('Operations')
+@ApiExcludeController()
 @Controller()
 export class MetricsController {
-  constructor(private readonly metrics: MetricsService) {}
+  constructor(
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  /** For the Prometheus scraper: its text format, not the envelope. */
   @Get('metrics')
   @Public()
   @RawResponse()
   @Header('content-type', Registry.PROMETHEUS_CONTENT_TYPE)
-  @ApiOperation({
-    summary: 'Prometheus metrics',
-    description:
-      'Process metrics and http_request_duration_seconds by method, route and status, in the Prometheus text format.',
-  })
-  @ApiProduces(Registry.PROMETHEUS_CONTENT_TYPE)
-  @ApiOkResponse({
-    description: 'Prometheus text format',
-    content: { [Registry.PROMETHEUS_CONTENT_TYPE]: { schema: { type: 'string' } } },
-  })
-  scrape(): Promise<string> {
+  scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
+    if (!metricsScrapeAllowed(authorization, this.config.metricsToken)) {
+      throw unauthenticated(METRICS_TOKEN_REQUIRED, { 'www-authenticate': 'Bearer' });
+    }
     return this.metrics.metrics();
   }
 }

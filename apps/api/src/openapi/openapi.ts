@@ -208,7 +208,7 @@ function declarePathParameters(path: string, operation: Operation): void {
 }
 
 /** Routes that answer without reading PostgreSQL. */
-const NO_DATABASE = new Set(['/healthz', '/metrics']);
+const NO_DATABASE = new Set(['/healthz']);
 
 /** The failures every route of a kind gives, added to those it declares (route.decorators.ts). */
 function describeResponses(path: string, operation: Operation, security: Record<string, string[]>[]): void {

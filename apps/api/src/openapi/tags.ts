@@ -46,6 +46,7 @@ export const TAGS: readonly { name: string; description: string; group: (typeof 
   {
     name: 'Operations',
     group: 'Operations',
-    description: 'Liveness, readiness and metrics, outside /api/v1',
+    description:
+      'Liveness and readiness, outside /api/v1 (/metrics, for Prometheus, is described in docs/operations.md)',
   },
 ];

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
 import { EventsModule } from '../events/events.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrdersController, PositionsController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
@@ -12,7 +13,7 @@ export class OrdersModule {
   static forRoot(venue: Venue = new OperatorPriceVenue()): DynamicModule {
     return {
       module: OrdersModule,
-      imports: [EventsModule],
+      imports: [EventsModule, MetricsModule],
       controllers: [OrdersController, PositionsController],
       providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
     };

@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../common/errors.js';
 import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { mapPage, type Page } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import {
@@ -41,13 +42,18 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly events: EventsService,
     @Inject(VENUE) private readonly venue: Venue,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Places a market order; a failed check answers a REJECTED order, not an error. */
   async place(orgId: number, input: CreateOrderDto) {
     const request = orderRequest(input);
     try {
-      return await this.dataSource.transaction((manager) => this.placeLocked(manager, orgId, request));
+      const { record, placed } = await this.dataSource.transaction((manager) =>
+        this.placeLocked(manager, orgId, request),
+      );
+      if (placed) this.metrics.orderPlaced(record.status, record.rejectionReason);
+      return record;
     } catch (error) {
       // Two requests with one new clientOrderId raced (for different users, or one lost the lock wait):
       // the loser answers like any retry.
@@ -58,7 +64,9 @@ export class OrdersService {
 
   private async placeLocked(manager: EntityManager, orgId: number, request: OrderRequest) {
     const user = await this.orders.lockUser(manager, orgId, request);
-    if (!user || user.existing_order_id !== null) return this.replay(manager, orgId, request);
+    if (!user || user.existing_order_id !== null) {
+      return { record: await this.replay(manager, orgId, request), placed: false };
+    }
     const facts = await this.orders.readFacts(manager, user, request);
     const outcome = await this.decide(manager, request, facts);
     refuseOverflow(request, outcome, facts);
@@ -66,7 +74,7 @@ export class OrdersService {
     if (order.status === 'COMPLETED') await this.orders.movePosition(manager, order, request.base);
     const record = orderRecord(order);
     await this.events.record(manager, { orgId, entity: 'Orders', data: record });
-    return record;
+    return { record, placed: true };
   }
 
   /** Checks the order and fills it through the venue, or says why not. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { EventsModule } from '../events/events.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -8,7 +9,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [OrgsModule, EventsModule],
+  imports: [OrgsModule, EventsModule, MetricsModule],
   controllers: [WebhooksController],
   providers: [WebhooksRepository, WebhooksService, DeliveriesService],
 })

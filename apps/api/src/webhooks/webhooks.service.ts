@@ -14,6 +14,7 @@ import { DataSource } from 'typeorm';
 
 import { badRequest, forbidden, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import type { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { webhookView, type WebhookView } from './webhook.view.js';
@@ -28,6 +29,7 @@ export class WebhooksService implements OnApplicationShutdown {
     private readonly webhooks: WebhooksRepository,
     private readonly orgs: OrgsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     this.sender = new WebhookSender({ policy: config.webhooks.receivers });
   }
@@ -47,6 +49,7 @@ export class WebhooksService implements OnApplicationShutdown {
       throw error;
     }
     const challenge = await runChallenge(this.sender, url, input.secret);
+    if (!challenge.passed) this.metrics.challengeFailed(challenge);
     const refused = challenge.attempt.errorKind;
     if (refused === 'blocked_address' || refused === 'dns_failure') {
       throw badRequest(`url: ${challenge.attempt.response}`);
