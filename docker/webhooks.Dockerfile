@@ -21,12 +21,18 @@ RUN pnpm exec turbo run build --filter=@svc/webhooks... --output-logs=errors-onl
 RUN pnpm install --frozen-lockfile --offline --prod --config.confirmModulesPurge=false
 
 FROM node:${NODE_VERSION}-bookworm-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production \
+    WORKER_HOST=0.0.0.0 \
+    WORKER_PORT=3001
 WORKDIR /app
 # Owned by root and only readable by the worker: in production it writes nothing here (DATABASE_URL,
 # MASTER_KEY and SMTP_URL come from the environment, see docker/README.md).
 COPY --from=build /app /app
 USER node
+# /healthz, /readyz and /metrics for operators (docs/operations.md); no organisation traffic.
+EXPOSE 3001
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WORKER_PORT||3001)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node is PID 1: SIGTERM from `docker stop` reaches the worker, which finishes the attempts in flight and
 # records them; anything cut short is retried by another worker (at least once).
 CMD ["node", "apps/webhooks/dist/main.js"]

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm start`'s processes, once the checkout is built (scripts/bootstrap.mjs start runs this after the
 // build; run by hand it needs SERVICE_NODE or runs the services on this Node): the development
-// PostgreSQL (packages/db/dist/dev-postgres.js) unless DATABASE_URL is set, then the api and the worker.
+// PostgreSQL (packages/db/dist/dev-postgres.js) unless DATABASE_URL is set, then the api and the worker,
+// each printing its address (the api on PORT, 3000; the worker's /healthz, /readyz, /metrics on
+// WORKER_PORT, 3001).
 // One `npm start` per data folder (a lock file with its pid). Ctrl-C or SIGTERM stops the services
 // gracefully, then PostgreSQL. When any of them ends by itself, it says which and stops the others.
 // No dependencies: this file runs before anything is installed.

@@ -16,7 +16,14 @@ interface Run {
 
 function startRunner(dataDir: string, port: number): Run {
   const child = spawn(process.execPath, [RUNNER], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    // WORKER_PORT 0: a free port, so a developer's npm start (on 3001) or another test cannot clash.
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      WORKER_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -75,6 +82,15 @@ describe('scripts/dev-runner.mjs', () => {
     const first = run;
     await waitFor('the api', () => first.output().includes('API listening on'), 40_000);
     expect(first.output()).toContain('removing the stale lock of pid 2147483');
+    // The worker says where operators reach it, beside the api's address, and answers there.
+    await waitFor('the worker', () => first.output().includes('Webhooks worker listening on'), 20_000);
+    const opsUrl =
+      /Webhooks worker listening on (http:\/\/127\.0\.0\.1:\d+) \(\/healthz, \/readyz, \/metrics\)/.exec(
+        first.output(),
+      )?.[1];
+    expect(opsUrl).toBeDefined();
+    expect((await fetch(`${opsUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${opsUrl}/metrics`)).status).toBe(200);
     expect(readFileSync(join(dataDir, 'npm-start.lock'), 'utf8').trim()).toBe(String(first.child.pid));
 
     const second = startRunner(dataDir, 1);
