@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { openDatabase, type OrgPlan, startBoss } from '@svc/db';
-import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
+import { createTestDatabase, TcpProxy, type TestDatabase } from '@svc/db/testing';
 import { ALL_SCOPES, type Envelope, type Scope, signedRequestHeaders } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { DestinationStream } from 'pino';
@@ -19,7 +19,6 @@ import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
 import { OpenApiContract } from './openapi-contract.js';
-import { TcpProxy } from './tcp-proxy.js';
 
 export interface TestResponse<T = unknown> {
   readonly status: number;

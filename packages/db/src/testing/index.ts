@@ -6,6 +6,8 @@ import type { DataSource } from 'typeorm';
 
 import { openDatabase } from '../data-source.js';
 
+export { TcpProxy } from './tcp-proxy.js';
+
 export interface TestDatabase {
   readonly url: string;
   readonly dataSource: DataSource;
