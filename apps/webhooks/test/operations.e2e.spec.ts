@@ -1,17 +1,19 @@
 // The worker as operators run it: the built process on its own port answers /healthz, /readyz and a
 // token-protected /metrics that promtool's rules pass; its counters move as deliveries succeed, fail
 // (with their error kind), are retried, are given up (retries spent, or the window, shortened here to
-// 10 s, run out) and end in a failure e-mail. The queue gauges are read from a real pg-boss queue.
+// 10 s, run out) and end in a failure e-mail. The queue gauges are read from a real pg-boss queue; readiness
+// follows PostgreSQL (cut through a relay) and the stop.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 
 import { QUEUES } from '@svc/db';
+import { TcpProxy } from '@svc/db/testing';
 import { lintExposition, parseExposition, sampleValue, type MetricFamily } from '@svc/runtime/testing';
 import { TestReceiver } from '@svc/webhook-sender/testing';
 import { pino } from 'pino';
 
 import { WorkerMetrics } from '../src/metrics.js';
-import { SmtpCatcher, WorkerFixture } from './support/worker-fixture.js';
+import { SmtpCatcher, WorkerFixture, sleep } from './support/worker-fixture.js';
 import { WorkerProcess } from './support/worker-process.js';
 
 const SECRET = 'whsec_worker-operations-secret';
@@ -234,4 +236,65 @@ describe('the delivery queue gauges', () => {
     const families = parseExposition(await metrics.registry.metrics());
     expect(families.find((f) => f.name === 'webhook_delivery_queue_depth')?.metrics.length).toBe(2);
   });
+});
+
+describe('the worker process readiness', () => {
+  let fixture: WorkerFixture;
+  let proxy: TcpProxy | undefined;
+  let worker: WorkerProcess | undefined;
+  let receiver: TestReceiver | undefined;
+
+  beforeEach(async () => {
+    fixture = await WorkerFixture.start({}, { worker: false });
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    await proxy?.close();
+    await fixture.close();
+  });
+
+  /** The status of /readyz and its message. */
+  async function readiness(): Promise<[number, string]> {
+    const response = await fetch(`${worker?.opsUrl ?? ''}/readyz`);
+    return [response.status, await response.text()];
+  }
+
+  it('is not ready while PostgreSQL cannot be reached, and ready again once it can; alive throughout', async () => {
+    const direct = new URL(fixture.db.url);
+    proxy = await TcpProxy.start(direct.hostname, Number(direct.port));
+    direct.port = String(proxy.port);
+    worker = await WorkerProcess.start(direct.toString());
+    expect((await readiness())[0]).toBe(200);
+
+    await proxy.cut();
+    const [status, text] = await readiness();
+    expect(status).toBe(503);
+    expect(text).toContain('not ready: the database cannot be reached');
+    expect((await fetch(`${worker.opsUrl}/healthz`)).status).toBe(200);
+
+    await proxy.restore();
+    await fixture.until(async () => (await readiness())[0] === 200, 20_000);
+  }, 40_000);
+
+  it('is not ready once SIGTERM starts the stop, while the attempt in flight finishes', async () => {
+    receiver = await TestReceiver.start(SECRET, () => ({ delayMs: 3000 }));
+    const { orgId } = await fixture.createOrg(receiver.url('/slow'), SECRET);
+    worker = await WorkerProcess.start(fixture.db.url);
+    const id = await fixture.enqueueEvent(orgId);
+    await receiver.waitForRequests(1);
+    worker.kill('SIGTERM');
+    await sleep(200);
+    const [status, text] = await readiness();
+    expect(status).toBe(503);
+    expect(text).toContain('not ready: the worker is shutting down');
+    expect((await fetch(`${worker.opsUrl}/healthz`)).status).toBe(200);
+    await worker.exited;
+    // The attempt in flight ran to its end (the test sender gives up after 1 s) and was recorded.
+    const attempts = await fixture.rows<{ error_kind: string }>(
+      'SELECT error_kind FROM webhook_attempts WHERE event_id = $1',
+      [id],
+    );
+    expect(attempts).toEqual([{ error_kind: 'timeout' }]);
+  }, 40_000);
 });
