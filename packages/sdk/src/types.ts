@@ -159,6 +159,8 @@ export interface Webhook {
   readonly status: WebhookStatus;
   readonly challengePassed: boolean;
   readonly challengeError: string | null;
+  /** Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it. */
+  readonly pausedUntil: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

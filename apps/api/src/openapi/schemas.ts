@@ -221,6 +221,11 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     status: enumOf(['ACTIVE', 'CHALLENGE_FAILED']),
     challengePassed: boolean,
     challengeError: orNull(string),
+    pausedUntil: {
+      ...orNull(dateTime),
+      description:
+        'Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it; else null',
+    },
     createdAt: dateTime,
     updatedAt: dateTime,
   }),

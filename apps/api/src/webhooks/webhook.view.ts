@@ -7,6 +7,7 @@ export function webhookView(endpoint: WebhookEndpoint) {
     status: endpoint.status,
     challengePassed: endpoint.status === 'ACTIVE',
     challengeError: endpoint.challengeError,
+    pausedUntil: endpoint.pausedUntil?.toISOString() ?? null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
   };

@@ -20,9 +20,9 @@ export class WebhooksController {
   @ApiRoute({
     summary: 'Register the webhook',
     description:
-      "Registers (or replaces) the organisation's one webhook endpoint. The url must be https on the organisation's kycDomain or a subdomain of it; the api sends a challenge at once and the answer says whether it passed. ENTERPRISE plan only.",
+      "Registers the organisation's one webhook endpoint, or changes its url or secret. The url must be https on the organisation's kycDomain or a subdomain of it; the api sends the new endpoint a challenge signed with the new secret at once. Only a passed challenge replaces an ACTIVE endpoint: when it fails, the ACTIVE endpoint is kept unchanged and the answer is 409 with the reason. Without an ACTIVE endpoint, a failed challenge is stored as CHALLENGE_FAILED and the answer (200) says why. ENTERPRISE plan only.",
     data: 'Webhook',
-    errors: [403],
+    errors: [403, 409],
   })
   @Post()
   @HttpCode(200)

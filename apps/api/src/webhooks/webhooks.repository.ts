@@ -22,11 +22,34 @@ export class WebhooksRepository {
     return this.dataSource.getRepository(WebhookEndpoint).findOneBy({ orgId });
   }
 
-  /** Registers the organisation's one endpoint, replacing the one it had. */
-  async upsertEndpoint(values: EndpointValues): Promise<WebhookEndpoint> {
-    const repository = this.dataSource.getRepository(WebhookEndpoint);
-    await repository.upsert(values, { conflictPaths: ['orgId'] });
-    return repository.findOneByOrFail({ orgId: values.orgId });
+  /**
+   * Stores the organisation's one endpoint in place of the one it had, whose pause ends with it. With
+   * `replaceActive` false an ACTIVE endpoint is kept as it is, in the same statement (so a concurrent
+   * registration cannot slip between a check and the write), and the answer is null.
+   */
+  async saveEndpoint(
+    values: EndpointValues,
+    options: { replaceActive: boolean },
+  ): Promise<WebhookEndpoint | null> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `INSERT INTO webhook_endpoints (org_id, url, secret_ciphertext, status, challenge_error)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (org_id) DO UPDATE
+         SET url = EXCLUDED.url, secret_ciphertext = EXCLUDED.secret_ciphertext, status = EXCLUDED.status,
+             challenge_error = EXCLUDED.challenge_error, paused_until = NULL, updated_at = now()
+         WHERE $6 OR webhook_endpoints.status <> 'ACTIVE'
+       RETURNING id`,
+      [
+        values.orgId,
+        values.url,
+        values.secretCiphertext,
+        values.status,
+        values.challengeError,
+        options.replaceActive,
+      ],
+    );
+    const id = rows[0]?.id;
+    return id === undefined ? null : this.dataSource.getRepository(WebhookEndpoint).findOneByOrFail({ id });
   }
 
   async deleteEndpoint(endpoint: WebhookEndpoint): Promise<void> {

@@ -47,8 +47,10 @@ export class WebhooksResource {
   }
 
   /**
-   * Registers (or replaces) the organisation's endpoint. The api sends it the challenge before it answers;
-   * `challengePassed` says whether your receiver answered it.
+   * Registers the organisation's endpoint, or changes its url or secret. The api sends the new endpoint
+   * the challenge, signed with the new secret, before it answers. A change is made only when the challenge
+   * passes: otherwise the ACTIVE endpoint is kept and this throws SvcConflictError with the reason. A
+   * first registration whose challenge fails is stored and answered with `challengePassed` false.
    */
   register(params: RegisterWebhookParams, options?: RequestOptions): Promise<Webhook> {
     return this.call(
