@@ -3,6 +3,8 @@
 import type { Statement } from '@svc/db';
 import type { AttemptResult } from '@svc/webhook-sender';
 
+import type { Pause } from './endpoint-pauses.js';
+
 export interface EventRow {
   id: string;
   org_id: number;
@@ -18,6 +20,7 @@ export interface EventRow {
   url: string | null;
   secret_ciphertext: string | null;
   endpoint_status: string | null;
+  paused_until: Date | null;
   last_failure_email_at: Date | null;
 }
 
@@ -25,7 +28,11 @@ export interface Attempted {
   readonly row: EventRow;
   readonly numRetries: number;
   readonly manual: boolean;
+  /** The recovery a manual attempt is part of. */
+  readonly recoveryId: string | undefined;
   readonly result: AttemptResult;
+  /** The pause its answer asked for (429 or 503 with Retry-After), capped; else null. */
+  readonly pause: Pause | null;
 }
 
 /*
@@ -35,7 +42,8 @@ export interface Attempted {
 export const LOAD_EVENTS: Statement = {
   name: 'webhooks_load_events',
   text: `SELECT e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.num_retries, e.created_at, e.updated_at,
-                w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status, w.last_failure_email_at
+                w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status, w.paused_until,
+                w.last_failure_email_at
            FROM events e LEFT JOIN webhook_endpoints w ON w.org_id = e.org_id
           WHERE e.id = ANY($1::uuid[])`,
 };

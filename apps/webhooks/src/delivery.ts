@@ -3,7 +3,9 @@
 // in one transaction with the jobs that follow from it (retries, put-back jobs, failure e-mails). A
 // crash before that commit loses nothing: pg-boss hands the jobs out again and the attempts repeat (at
 // least once; receivers drop duplicates by svc-event-id). A job whose event has moved on (delivered,
-// or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state.
+// or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state. A receiver
+// that asked for time (endpoint-pauses.ts) gets no attempt before then; recoveries count their events'
+// outcomes (recovery.ts).
 import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
 import { MAX_EVENT_RETRIES } from '@svc/protocol';
 import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
@@ -19,17 +21,21 @@ import {
   type Attempted,
   type EventRow,
 } from './delivery-rows.js';
+import { EndpointPauses, storePauses } from './endpoint-pauses.js';
 import { EndpointSlots } from './endpoint-slots.js';
+import { openRecoveryItems, recordRecoveryOutcomes, recoveryKey, type RecoveryOutcome } from './recovery.js';
 
 /** What a batch decided, written in one transaction. */
 interface Outcomes {
   attempts: Attempted[];
-  /** Events to put back in the queue because their endpoint had no free slot. */
-  deferred: WebhookDeliveryJob[];
+  /** Jobs to put back in the queue: their endpoint had no free slot, or is paused until `at`. */
+  deferred: { job: WebhookDeliveryJob; at: number }[];
   /** Events with no active endpoint: nothing to deliver to. */
   skipped: string[];
   /** Events that failed for good, with the numRetries of their last attempt. */
   failed: { row: EventRow; numRetries: number }[];
+  /** Events of recoveries whose attempt could not be made (no ACTIVE endpoint, the window over). */
+  unrecovered: RecoveryOutcome[];
 }
 
 /**
@@ -43,6 +49,7 @@ const DEFER_MS = 500;
 
 export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
+  private readonly pauses: EndpointPauses;
   private readonly secrets = new Map<string, string>();
 
   constructor(
@@ -53,46 +60,76 @@ export class DeliveryProcessor {
     private readonly logger: Logger,
   ) {
     this.slots = new EndpointSlots(config.perEndpointConcurrency);
+    this.pauses = new EndpointPauses(config.retryAfterMaxMs);
   }
 
   /** The pg-boss batch handler. Throwing fails the batch, and pg-boss retries its jobs. */
   readonly handle = async (jobs: Job<WebhookDeliveryJob>[]): Promise<void> => {
     const rows = await this.load(jobs.map((job) => job.data.eventId));
-    const outcomes: Outcomes = { attempts: [], deferred: [], skipped: [], failed: [] };
-    const now = Date.now();
-    await Promise.all(
-      jobs.map(async ({ data: job }) => {
-        const row = rows.get(job.eventId);
-        if (!row) return; // the event is gone (its organisation was deleted)
-        const manual = job.manual === true;
-        const expected = job.numRetries ?? 0;
-        if (!manual && (row.status !== 'PENDING' || row.num_retries !== expected)) return; // stale job
-        if (!row.endpoint_id || row.endpoint_status !== 'ACTIVE') {
-          if (!manual) outcomes.skipped.push(row.id);
-          return;
-        }
-        if (now >= row.created_at.getTime() + this.config.webhooks.windowMs) {
-          // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day,
-          // redeliveries included.
-          if (!manual) outcomes.failed.push({ row, numRetries: expected });
-          return;
-        }
-        const numRetries = manual ? Math.min(row.num_retries + 1, MAX_EVENT_RETRIES) : expected;
-        const release = await this.slots.acquire(row.endpoint_id, SLOT_WAIT_MS);
-        if (!release) {
-          outcomes.deferred.push(job);
-          return;
-        }
-        try {
-          const result = await this.attempt(row, numRetries);
-          outcomes.attempts.push({ row, numRetries, manual, result });
-        } finally {
-          release();
-        }
-      }),
+    const open = await openRecoveryItems(
+      this.dataSource,
+      jobs.map((job) => job.data),
     );
+    const outcomes: Outcomes = { attempts: [], deferred: [], skipped: [], failed: [], unrecovered: [] };
+    await Promise.all(jobs.map(({ data: job }) => this.deliver(job, rows.get(job.eventId), open, outcomes)));
     await this.record(outcomes);
   };
+
+  /** One job: its attempt, or why it has none (dropped, skipped, given up, put back). */
+  private async deliver(
+    job: WebhookDeliveryJob,
+    row: EventRow | undefined,
+    openItems: ReadonlySet<string>,
+    outcomes: Outcomes,
+  ): Promise<void> {
+    if (!row) return; // the event is gone (its organisation was deleted)
+    const manual = job.manual === true;
+    const recoveryId = manual ? job.recoveryId : undefined;
+    const expected = job.numRetries ?? 0;
+    if (recoveryId !== undefined && !openItems.has(recoveryKey(recoveryId, row.id))) return; // counted
+    if (!manual && (row.status !== 'PENDING' || row.num_retries !== expected)) return; // stale job
+    // No attempt can be made: a scheduled one skips or fails the event, a recovery counts it failed.
+    const noAttempt = (outcome: 'skipped' | 'failed') => {
+      if (recoveryId !== undefined)
+        outcomes.unrecovered.push({ recoveryId, eventId: row.id, delivered: false });
+      else if (manual) return;
+      else if (outcome === 'skipped') outcomes.skipped.push(row.id);
+      else outcomes.failed.push({ row, numRetries: expected });
+    };
+    if (!row.endpoint_id || row.endpoint_status !== 'ACTIVE') {
+      noAttempt('skipped');
+      return;
+    }
+    // docs/api-guide.md#delivery-retries-and-the-24-hour-window: nothing after the window, redeliveries
+    // included; nothing before the time the receiver asked for. True when the job was put back or given up.
+    const deadline = row.created_at.getTime() + this.config.webhooks.windowMs;
+    const notNow = (): boolean => {
+      const now = Date.now();
+      const until = now >= deadline ? deadline : this.pauses.until(row, now);
+      if (until === 0) return false;
+      if (until >= deadline) noAttempt('failed');
+      else outcomes.deferred.push({ job, at: until });
+      return true;
+    };
+    if (notNow()) return;
+    const release = await this.slots.acquire(row.endpoint_id, SLOT_WAIT_MS);
+    if (!release) {
+      outcomes.deferred.push({ job, at: Date.now() + DEFER_MS });
+      return;
+    }
+    try {
+      // The receiver may have asked for time while this job waited for its slot.
+      if (notNow()) return;
+      // A manual redelivery counts as one more redelivery, past the three automatic retries too.
+      const numRetries = manual ? row.num_retries + 1 : expected;
+      const result = await this.attempt(row, numRetries);
+      const pause =
+        result.retryAfterMs === null ? null : this.pauses.note(row, result.retryAfterMs, Date.now());
+      outcomes.attempts.push({ row, numRetries, manual, recoveryId, result, pause });
+    } finally {
+      release();
+    }
+  }
 
   private async attempt(row: EventRow, numRetries: number): Promise<AttemptResult> {
     const event = {
@@ -143,10 +180,17 @@ export class DeliveryProcessor {
     const { attempts, deferred, skipped } = outcomes;
     const failed = [...outcomes.failed];
     const retries: { row: EventRow; numRetries: number; at: Date }[] = [];
+    const pauses = attempts.flatMap((a) => (a.pause ? [a.pause] : []));
+    const recovered: RecoveryOutcome[] = [...outcomes.unrecovered];
+    for (const a of attempts) {
+      if (a.recoveryId !== undefined)
+        recovered.push({ recoveryId: a.recoveryId, eventId: a.row.id, delivered: a.result.delivered });
+    }
     const now = Date.now();
     for (const attempt of attempts) {
       if (attempt.manual || attempt.result.delivered) continue;
-      const at = now + this.backoff(attempt.numRetries);
+      // The backoff, or later when the receiver asked for more time.
+      const at = Math.max(now + this.backoff(attempt.numRetries), attempt.pause?.until.getTime() ?? 0);
       const deadline = attempt.row.created_at.getTime() + this.config.webhooks.windowMs;
       if (attempt.numRetries < MAX_EVENT_RETRIES && at < deadline) {
         retries.push({ row: attempt.row, numRetries: attempt.numRetries, at: new Date(at) });
@@ -154,10 +198,11 @@ export class DeliveryProcessor {
         failed.push({ row: attempt.row, numRetries: attempt.numRetries });
       }
     }
-    if (attempts.length + deferred.length + skipped.length + failed.length === 0) return;
+    const rest = deferred.length + skipped.length + failed.length + recovered.length + pauses.length;
+    if (attempts.length + rest === 0) return;
     const manual = attempts.filter((a) => a.manual);
     const recorded = attempts.length > 0 ? attemptValues(attempts) : undefined;
-    if (recorded && manual.length + deferred.length + skipped.length + failed.length + retries.length === 0) {
+    if (recorded && manual.length + retries.length + rest === 0) {
       // The common batch, every attempt delivered: one statement, so one round trip and one commit.
       await query(this.dataSource, RECORD_ATTEMPTS, recorded);
       return;
@@ -169,7 +214,7 @@ export class DeliveryProcessor {
       if (manual.length > 0) {
         await query(
           runner,
-          `UPDATE events e SET num_retries = v.n, updated_at = now(),
+          `UPDATE events e SET num_retries = GREATEST(e.num_retries, v.n), updated_at = now(),
                   status = CASE WHEN v.delivered THEN 'DELIVERED' ELSE e.status END
              FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`,
           [
@@ -186,9 +231,11 @@ export class DeliveryProcessor {
           [skipped],
         );
       }
-      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred.map((job) => ({
+      await storePauses(runner, pauses);
+      await recordRecoveryOutcomes(runner, recovered);
+      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred.map(({ job, at }) => ({
         data: job,
-        startAfter: new Date(now + DEFER_MS),
+        startAfter: new Date(at),
       }));
       if (retries.length > 0) {
         // Only events still where this batch found them move on: a duplicate job cannot schedule twice.

@@ -1,4 +1,4 @@
-// The worker's running parts: the delivery and failure e-mail handlers on pg-boss, with a graceful stop
+// The worker's running parts: the delivery, failure e-mail and recovery handlers on pg-boss, with a graceful stop
 // that lets attempts in flight finish and record their outcome.
 import { NOTIFY_CHANNEL, QUEUES, type WebhookDeliveryJob } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
@@ -9,6 +9,7 @@ import type { DataSource } from 'typeorm';
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
 import { FailureMailer } from './failure-mailer.js';
+import { RecoveryRunner } from './recovery.js';
 
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
@@ -30,6 +31,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   const sender = deps.sender ?? new WebhookSender({ policy: config.webhooks.receivers });
   const deliveries = new DeliveryProcessor(config, deps.dataSource, boss, sender, logger);
   const mailer = new FailureMailer(config, deps.dataSource, boss, logger);
+  const recoveries = new RecoveryRunner(config, deps.dataSource, boss, logger);
   // Besides the wake-ups below: due retries, and every job while the LISTEN connection is down.
   const polling = { pollingIntervalSeconds: config.pollIntervalMs / 1000 };
 
@@ -55,6 +57,11 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     fetchers.push(id);
   }
   const mailWorker = await boss.work(QUEUES.webhookFailureEmail, { ...polling, batchSize: 5 }, mailer.handle);
+  const recoveryWorker = await boss.work(
+    QUEUES.webhookRecovery,
+    { ...polling, batchSize: 1 },
+    recoveries.handle,
+  );
   let next = 0;
   const wakeOneFetcher = () => {
     // The next idle fetcher fetches at once; when all are busy, the next one fetches again as soon as
@@ -78,8 +85,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     (queue) => {
       if (queue === QUEUES.webhookDelivery) wakeOneFetcher();
       else if (queue === QUEUES.webhookFailureEmail) boss.notifyWorker(mailWorker);
+      else if (queue === QUEUES.webhookRecovery) boss.notifyWorker(recoveryWorker);
     },
-    () => [...fetchers, mailWorker].forEach((id) => boss.notifyWorker(id)),
+    () => [...fetchers, mailWorker, recoveryWorker].forEach((id) => boss.notifyWorker(id)),
   );
   logger.info(
     { fetchers: config.fetchers, batchSize: config.batchSize, perEndpoint: config.perEndpointConcurrency },
@@ -91,6 +99,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       await Promise.all([
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
+        boss.offWork(QUEUES.webhookRecovery, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();
