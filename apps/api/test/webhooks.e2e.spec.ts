@@ -131,15 +131,19 @@ describe('webhooks registration (development receivers: http on loopback)', () =
   it('changes the url and the secret when the new challenge passes; a pause ends with the old endpoint', async () => {
     const next = await TestReceiver.start(NEW_SECRET);
     try {
+      const pausedUntil = async () =>
+        (await org.bearer<{ pausedUntil: string | null }>('GET', '/api/v1/webhooks/')).body.data?.pausedUntil;
+      await api.rows(
+        "UPDATE webhook_endpoints SET paused_until = now() - interval '1 second' WHERE org_id = $1",
+        [org.orgId],
+      );
+      expect(await pausedUntil()).toBeNull(); // over
       await api.rows(
         "UPDATE webhook_endpoints SET paused_until = now() + interval '1 hour' WHERE org_id = $1",
         [org.orgId],
       );
-      const paused = await org.bearer<WebhookData & { pausedUntil: string | null }>(
-        'GET',
-        '/api/v1/webhooks/',
-      );
-      expect(paused.body.data?.pausedUntil).toEqual(expect.any(String));
+      const [stored] = await endpointRows(org.orgId);
+      expect(await pausedUntil()).toBe(stored!.paused_until!.toISOString());
       const response = await org.signed<WebhookData & { pausedUntil: string | null }>(
         'POST',
         '/api/v1/webhooks/',

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
+import { RecoveriesService } from './recoveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -10,6 +11,6 @@ import { WebhooksService } from './webhooks.service.js';
 @Module({
   imports: [OrgsModule, EventsModule],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, DeliveriesService],
+  providers: [WebhooksRepository, WebhooksService, DeliveriesService, RecoveriesService],
 })
 export class WebhooksModule {}
