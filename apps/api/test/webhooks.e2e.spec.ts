@@ -1,11 +1,13 @@
 // Webhook registration end to end: the signed challenge against a real receiver on loopback, what is
 // stored, the plan, host, https and address rules (production configuration), get and delete.
 import { decryptSecret } from '@svc/db';
-import { TestReceiver } from '@svc/webhook-sender/testing';
+import { verifyWebhookRequest } from '@svc/protocol';
+import { TestReceiver, type Answer } from '@svc/webhook-sender/testing';
 
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
 
 const SECRET = 'whsec_0123456789abcdef';
+const NEW_SECRET = 'whsec_the-next-secret-9876';
 
 interface WebhookData {
   url: string;
@@ -35,6 +37,12 @@ describe('webhooks registration (development receivers: http on loopback)', () =
   const endpoints = (orgId: number) =>
     api.rows<{ url: string; status: string; secret_ciphertext: string; challenge_error: string | null }>(
       'SELECT url, status, secret_ciphertext, challenge_error FROM webhook_endpoints WHERE org_id = $1',
+      [orgId],
+    );
+  /** Every column, to check that a refused change wrote nothing. */
+  const endpointRows = (orgId: number) =>
+    api.rows<{ url: string; status: string; secret_ciphertext: string; paused_until: Date | null }>(
+      'SELECT * FROM webhook_endpoints WHERE org_id = $1',
       [orgId],
     );
 
@@ -69,45 +77,179 @@ describe('webhooks registration (development receivers: http on loopback)', () =
     expect(view.body.data?.webhook).toEqual({ url: receiver.url('/hooks/svc'), status: 'ACTIVE' });
   });
 
-  it('records a wrong answer as a failed challenge (CHALLENGE_FAILED), replacing the endpoint', async () => {
+  it('refuses a change whose challenge fails with 409, keeping the ACTIVE endpoint exactly as it was', async () => {
+    const [before] = await endpointRows(org.orgId);
+    const sent = receiver.requests.length;
     receiver.responder = () => ({ body: 'not the challenge' });
     const response = await org.signed<WebhookData>('POST', '/api/v1/webhooks/', {
-      body: { url: receiver.url('/other'), secret: SECRET },
+      body: { url: receiver.url('/other'), secret: NEW_SECRET },
     });
-    expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({
-      url: receiver.url('/other'),
-      status: 'CHALLENGE_FAILED',
-      challengePassed: false,
-      challengeError: 'the receiver did not answer with the challenge string',
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({
+      code: 409,
+      data: null,
+      error:
+        'Conflict: the new endpoint did not pass its challenge (the receiver did not answer with the ' +
+        `challenge string), so the ACTIVE endpoint ${receiver.url('/hooks/svc')} is unchanged and still ` +
+        'receives events',
     });
-    const rows = await endpoints(org.orgId);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ url: receiver.url('/other'), status: 'CHALLENGE_FAILED' });
-  });
-
-  it('fails the challenge when the answer takes longer than 1 s', async () => {
-    receiver.responder = () => ({ delayMs: 1200 });
-    const started = Date.now();
-    const response = await org.signed<WebhookData>('POST', '/api/v1/webhooks/', {
-      body: { url: receiver.url(), secret: SECRET },
-    });
-    expect(Date.now() - started).toBeLessThan(1150 + 500);
-    expect(response.body.data).toMatchObject({
-      status: 'CHALLENGE_FAILED',
-      challengePassed: false,
-      challengeError: 'timeout: no status line within 1000 ms',
+    // The challenge went to the new url, signed with the new secret.
+    expect(receiver.requests).toHaveLength(sent + 1);
+    expect(receiver.requests[sent]!.path).toBe('/other');
+    expect(
+      verifyWebhookRequest(receiver.requests[sent]!.body, receiver.requests[sent]!.headers, NEW_SECRET).ok,
+    ).toBe(true);
+    expect(await endpointRows(org.orgId)).toEqual([before]);
+    const get = await org.bearer<WebhookData>('GET', '/api/v1/webhooks/');
+    expect(get.body.data).toMatchObject({
+      url: receiver.url('/hooks/svc'),
+      status: 'ACTIVE',
+      challengeError: null,
     });
   });
 
-  it('fails the challenge on an answer other than 200', async () => {
-    receiver.responder = () => ({ status: 201 });
-    const response = await org.signed<WebhookData>('POST', '/api/v1/webhooks/', {
-      body: { url: receiver.url(), secret: SECRET },
+  it.each<[string, Answer, string]>([
+    ['a wrong answer', { body: 'nope' }, 'the receiver did not answer with the challenge string'],
+    ['an answer after 1.2 s', { delayMs: 1200 }, 'timeout: no status line within 1000 ms'],
+    ['HTTP 503', { status: 503 }, 'the receiver answered HTTP 503, not 200'],
+  ])(
+    'refuses a new secret on the same url when the challenge gets %s (409, nothing stored)',
+    async (_n, answer, reason) => {
+      const [before] = await endpointRows(org.orgId);
+      receiver.responder = () => answer;
+      // Bearer: the same signed body in the same second would be refused as a replay.
+      const response = await org.bearer('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url('/hooks/svc'), secret: NEW_SECRET },
+      });
+      expect(response.status).toBe(409);
+      expect(response.body.error).toContain(`(${reason})`);
+      expect(await endpointRows(org.orgId)).toEqual([before]);
+      expect(decryptSecret(api.config.masterKey, before!.secret_ciphertext)).toBe(SECRET);
+    },
+  );
+
+  it('changes the url and the secret when the new challenge passes; a pause ends with the old endpoint', async () => {
+    const next = await TestReceiver.start(NEW_SECRET);
+    try {
+      const pausedUntil = async () =>
+        (await org.bearer<{ pausedUntil: string | null }>('GET', '/api/v1/webhooks/')).body.data?.pausedUntil;
+      await api.rows(
+        "UPDATE webhook_endpoints SET paused_until = now() - interval '1 second' WHERE org_id = $1",
+        [org.orgId],
+      );
+      expect(await pausedUntil()).toBeNull(); // over
+      await api.rows(
+        "UPDATE webhook_endpoints SET paused_until = now() + interval '1 hour' WHERE org_id = $1",
+        [org.orgId],
+      );
+      const [stored] = await endpointRows(org.orgId);
+      expect(await pausedUntil()).toBe(stored!.paused_until!.toISOString());
+      const response = await org.signed<WebhookData & { pausedUntil: string | null }>(
+        'POST',
+        '/api/v1/webhooks/',
+        {
+          body: { url: next.url('/next'), secret: NEW_SECRET },
+        },
+      );
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({
+        url: next.url('/next'),
+        status: 'ACTIVE',
+        challengePassed: true,
+        pausedUntil: null,
+      });
+      expect(next.requests).toHaveLength(1);
+      expect(next.requests[0]!.verified).toBe(true);
+      const [row] = await endpointRows(org.orgId);
+      expect(row).toMatchObject({ url: next.url('/next'), status: 'ACTIVE', paused_until: null });
+      expect(decryptSecret(api.config.masterKey, row!.secret_ciphertext)).toBe(NEW_SECRET);
+      // Back to the first receiver and secret, for the tests below.
+      await org.bearer('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url('/hooks/svc'), secret: SECRET },
+      });
+      expect((await endpointRows(org.orgId))[0]?.status).toBe('ACTIVE');
+    } finally {
+      await next.close();
+    }
+  });
+
+  it("leaves another organisation's ACTIVE endpoint alone", async () => {
+    const other = await api.createOrg({ kycDomain: 'localhost' });
+    await other.signed('POST', '/api/v1/webhooks/', {
+      body: { url: receiver.url('/theirs'), secret: SECRET },
     });
-    expect(response.body.data).toMatchObject({
-      challengePassed: false,
-      challengeError: 'the receiver answered HTTP 201, not 200',
+    const [theirs] = await endpointRows(other.orgId);
+    await org.bearer('POST', '/api/v1/webhooks/', {
+      body: { url: receiver.url('/mine'), secret: NEW_SECRET },
+    });
+    receiver.responder = () => ({ status: 500 });
+    await org.bearer('POST', '/api/v1/webhooks/', { body: { url: receiver.url('/mine2'), secret: SECRET } });
+    expect(await endpointRows(other.orgId)).toEqual([theirs]);
+  });
+
+  describe('a first registration (no ACTIVE endpoint yet)', () => {
+    it('stores a failed challenge as CHALLENGE_FAILED with the reason (200), then lets a later one replace it', async () => {
+      const fresh = await api.createOrg({ kycDomain: 'localhost' });
+      receiver.responder = () => ({ body: 'not the challenge' });
+      const failed = await fresh.signed<WebhookData>('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url('/first'), secret: SECRET },
+      });
+      expect(failed.status).toBe(200);
+      expect(failed.body.data).toMatchObject({
+        url: receiver.url('/first'),
+        status: 'CHALLENGE_FAILED',
+        challengePassed: false,
+        challengeError: 'the receiver did not answer with the challenge string',
+      });
+      expect(await endpointRows(fresh.orgId)).toMatchObject([
+        { url: receiver.url('/first'), status: 'CHALLENGE_FAILED' },
+      ]);
+      receiver.responder = () => ({ status: 500 });
+      const again = await fresh.bearer<WebhookData>('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url('/second'), secret: SECRET },
+      });
+      expect(again.body.data).toMatchObject({
+        url: receiver.url('/second'),
+        status: 'CHALLENGE_FAILED',
+        challengeError: 'the receiver answered HTTP 500, not 200',
+      });
+      receiver.responder = () => ({});
+      const passed = await fresh.bearer<WebhookData>('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url('/third'), secret: SECRET },
+      });
+      expect(passed.body.data).toMatchObject({
+        url: receiver.url('/third'),
+        status: 'ACTIVE',
+        challengeError: null,
+      });
+      expect(await endpointRows(fresh.orgId)).toHaveLength(1);
+    });
+
+    it('fails the challenge when the answer takes longer than 1 s', async () => {
+      const fresh = await api.createOrg({ kycDomain: 'localhost' });
+      receiver.responder = () => ({ delayMs: 1200 });
+      const started = Date.now();
+      const response = await fresh.signed<WebhookData>('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url(), secret: SECRET },
+      });
+      expect(Date.now() - started).toBeLessThan(1150 + 500);
+      expect(response.body.data).toMatchObject({
+        status: 'CHALLENGE_FAILED',
+        challengePassed: false,
+        challengeError: 'timeout: no status line within 1000 ms',
+      });
+    });
+
+    it('fails the challenge on an answer other than 200', async () => {
+      const fresh = await api.createOrg({ kycDomain: 'localhost' });
+      receiver.responder = () => ({ status: 201 });
+      const response = await fresh.signed<WebhookData>('POST', '/api/v1/webhooks/', {
+        body: { url: receiver.url(), secret: SECRET },
+      });
+      expect(response.body.data).toMatchObject({
+        challengePassed: false,
+        challengeError: 'the receiver answered HTTP 201, not 200',
+      });
     });
   });
 

@@ -65,6 +65,12 @@ class WorkerEnvironment extends ServiceEnvironment {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
+  @Min(0)
+  WEBHOOK_RETRY_AFTER_MAX_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
   @Min(1)
   FAILURE_EMAIL_INTERVAL_MS?: number;
 
@@ -96,6 +102,11 @@ export interface WorkerConfig extends ServiceSettings {
   readonly retryDelaysMs: readonly [number, number, number];
   /** Each wait is spread uniformly over ±this fraction of itself. */
   readonly retryJitter: number;
+  /**
+   * The longest pause a receiver's Retry-After (429 or 503) gets; a longer one is cut to this. Default the
+   * delivery window: no event could wait longer.
+   */
+  readonly retryAfterMaxMs: number;
   /** Attempts in flight to one endpoint from this process. */
   readonly perEndpointConcurrency: number;
   /** Jobs fetched at once by each of `fetchers`. */
@@ -135,6 +146,7 @@ export function loadConfig(source: EnvSource = process.env, root = process.cwd()
     host: env.WORKER_HOST ?? '127.0.0.1',
     retryDelaysMs: Object.freeze(delays) as unknown as readonly [number, number, number],
     retryJitter: Number(env.WEBHOOK_RETRY_JITTER ?? '0.2'),
+    retryAfterMaxMs: env.WEBHOOK_RETRY_AFTER_MAX_MS ?? settings.webhooks.windowMs,
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS ?? 2000,
     perEndpointConcurrency: env.WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? DEFAULT_PER_ENDPOINT,
     batchSize: env.WEBHOOK_BATCH_SIZE ?? 100,

@@ -3,16 +3,10 @@
 // in one transaction with the jobs that follow from it (retries, put-back jobs, failure e-mails). A
 // crash before that commit loses nothing: pg-boss hands the jobs out again and the attempts repeat (at
 // least once; receivers drop duplicates by svc-event-id). A job whose event has moved on (delivered,
-// or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state.
-import {
-  decryptSecret,
-  QUEUES,
-  bossDb,
-  query,
-  transaction,
-  type Statement,
-  type WebhookDeliveryJob,
-} from '@svc/db';
+// or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state. A receiver
+// that asked for time (endpoint-pauses.ts) gets no attempt before then; recoveries count their events'
+// outcomes (recovery.ts).
+import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
 import { MAX_EVENT_RETRIES } from '@svc/protocol';
 import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
@@ -20,43 +14,29 @@ import type { Logger } from 'pino';
 import type { DataSource, QueryRunner } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
+import {
+  LOAD_EVENTS,
+  RECORD_ATTEMPTS,
+  attemptValues,
+  type Attempted,
+  type EventRow,
+} from './delivery-rows.js';
+import { EndpointPauses, storePauses } from './endpoint-pauses.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import type { GiveUpReason, WorkerMetrics } from './metrics.js';
-
-interface EventRow {
-  id: string;
-  org_id: number;
-  entity: string;
-  event_type: string | null;
-  /** The event's data as stored: json text, sent as is so amounts keep every digit. */
-  data: string;
-  status: string;
-  num_retries: number;
-  created_at: Date;
-  updated_at: Date;
-  endpoint_id: string | null;
-  url: string | null;
-  secret_ciphertext: string | null;
-  endpoint_status: string | null;
-  last_failure_email_at: Date | null;
-}
-
-interface Attempted {
-  readonly row: EventRow;
-  readonly numRetries: number;
-  readonly manual: boolean;
-  readonly result: AttemptResult;
-}
+import { openRecoveryItems, recordRecoveryOutcomes, recoveryKey, type RecoveryOutcome } from './recovery.js';
 
 /** What a batch decided, written in one transaction. */
 interface Outcomes {
   attempts: Attempted[];
-  /** Events to put back in the queue because their endpoint had no free slot. */
-  deferred: WebhookDeliveryJob[];
+  /** Jobs to put back in the queue: their endpoint had no free slot, or is paused until `at`. */
+  deferred: { job: WebhookDeliveryJob; at: number }[];
   /** Events with no active endpoint: nothing to deliver to. */
   skipped: string[];
   /** Events that failed for good, with the numRetries of their last attempt. */
   failed: GivenUp[];
+  /** Events of recoveries whose attempt could not be made (no ACTIVE endpoint, the window over). */
+  unrecovered: RecoveryOutcome[];
 }
 
 interface GivenUp {
@@ -76,6 +56,7 @@ const DEFER_MS = 500;
 
 export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
+  private readonly pauses: EndpointPauses;
   private readonly secrets = new Map<string, string>();
 
   constructor(
@@ -87,47 +68,77 @@ export class DeliveryProcessor {
     private readonly metrics: WorkerMetrics,
   ) {
     this.slots = new EndpointSlots(config.perEndpointConcurrency);
+    this.pauses = new EndpointPauses(config.retryAfterMaxMs);
   }
 
   /** The pg-boss batch handler. Throwing fails the batch, and pg-boss retries its jobs. */
   readonly handle = async (jobs: Job<WebhookDeliveryJob>[]): Promise<void> => {
     const rows = await this.load(jobs.map((job) => job.data.eventId));
-    const outcomes: Outcomes = { attempts: [], deferred: [], skipped: [], failed: [] };
-    const now = Date.now();
-    await Promise.all(
-      jobs.map(async ({ data: job }) => {
-        const row = rows.get(job.eventId);
-        if (!row) return; // the event is gone (its organisation was deleted)
-        const manual = job.manual === true;
-        const expected = job.numRetries ?? 0;
-        if (!manual && (row.status !== 'PENDING' || row.num_retries !== expected)) return; // stale job
-        if (!row.endpoint_id || row.endpoint_status !== 'ACTIVE') {
-          if (!manual) outcomes.skipped.push(row.id);
-          return;
-        }
-        if (now >= row.created_at.getTime() + this.config.webhooks.windowMs) {
-          // docs/api-guide.md#delivery-retries-and-the-24-hour-window: not delivered after one day,
-          // redeliveries included.
-          if (!manual) outcomes.failed.push({ row, numRetries: expected, reason: 'window_expired' });
-          return;
-        }
-        const numRetries = manual ? Math.min(row.num_retries + 1, MAX_EVENT_RETRIES) : expected;
-        const release = await this.slots.acquire(row.endpoint_id, SLOT_WAIT_MS);
-        if (!release) {
-          outcomes.deferred.push(job);
-          return;
-        }
-        try {
-          const result = await this.attempt(row, numRetries);
-          this.metrics.attempt(result, manual ? undefined : row.created_at);
-          outcomes.attempts.push({ row, numRetries, manual, result });
-        } finally {
-          release();
-        }
-      }),
+    const open = await openRecoveryItems(
+      this.dataSource,
+      jobs.map((job) => job.data),
     );
+    const outcomes: Outcomes = { attempts: [], deferred: [], skipped: [], failed: [], unrecovered: [] };
+    await Promise.all(jobs.map(({ data: job }) => this.deliver(job, rows.get(job.eventId), open, outcomes)));
     await this.record(outcomes);
   };
+
+  /** One job: its attempt, or why it has none (dropped, skipped, given up, put back). */
+  private async deliver(
+    job: WebhookDeliveryJob,
+    row: EventRow | undefined,
+    openItems: ReadonlySet<string>,
+    outcomes: Outcomes,
+  ): Promise<void> {
+    if (!row) return; // the event is gone (its organisation was deleted)
+    const manual = job.manual === true;
+    const recoveryId = manual ? job.recoveryId : undefined;
+    const expected = job.numRetries ?? 0;
+    if (recoveryId !== undefined && !openItems.has(recoveryKey(recoveryId, row.id))) return; // counted
+    if (!manual && (row.status !== 'PENDING' || row.num_retries !== expected)) return; // stale job
+    // No attempt can be made: a scheduled one skips or fails the event, a recovery counts it failed.
+    const noAttempt = (outcome: 'skipped' | 'failed') => {
+      if (recoveryId !== undefined)
+        outcomes.unrecovered.push({ recoveryId, eventId: row.id, delivered: false });
+      else if (manual) return;
+      else if (outcome === 'skipped') outcomes.skipped.push(row.id);
+      else outcomes.failed.push({ row, numRetries: expected, reason: 'window_expired' });
+    };
+    if (!row.endpoint_id || row.endpoint_status !== 'ACTIVE') {
+      noAttempt('skipped');
+      return;
+    }
+    // docs/api-guide.md#delivery-retries-and-the-24-hour-window: nothing after the window, redeliveries
+    // included; nothing before the time the receiver asked for. True when the job was put back or given up.
+    const deadline = row.created_at.getTime() + this.config.webhooks.windowMs;
+    const notNow = (): boolean => {
+      const now = Date.now();
+      const until = now >= deadline ? deadline : this.pauses.until(row, now);
+      if (until === 0) return false;
+      if (until >= deadline) noAttempt('failed');
+      else outcomes.deferred.push({ job, at: until });
+      return true;
+    };
+    if (notNow()) return;
+    const release = await this.slots.acquire(row.endpoint_id, SLOT_WAIT_MS);
+    if (!release) {
+      outcomes.deferred.push({ job, at: Date.now() + DEFER_MS });
+      return;
+    }
+    try {
+      // The receiver may have asked for time while this job waited for its slot.
+      if (notNow()) return;
+      // A manual redelivery counts as one more redelivery, past the three automatic retries too.
+      const numRetries = manual ? row.num_retries + 1 : expected;
+      const result = await this.attempt(row, numRetries);
+      this.metrics.attempt(result, manual ? undefined : row.created_at);
+      const pause =
+        result.retryAfterMs === null ? null : this.pauses.note(row, result.retryAfterMs, Date.now());
+      outcomes.attempts.push({ row, numRetries, manual, recoveryId, result, pause });
+    } finally {
+      release();
+    }
+  }
 
   private async attempt(row: EventRow, numRetries: number): Promise<AttemptResult> {
     const event = {
@@ -178,10 +189,17 @@ export class DeliveryProcessor {
     const { attempts, deferred, skipped } = outcomes;
     const failed = [...outcomes.failed];
     const retries: { row: EventRow; numRetries: number; at: Date }[] = [];
+    const pauses = attempts.flatMap((a) => (a.pause ? [a.pause] : []));
+    const recovered: RecoveryOutcome[] = [...outcomes.unrecovered];
+    for (const a of attempts) {
+      if (a.recoveryId !== undefined)
+        recovered.push({ recoveryId: a.recoveryId, eventId: a.row.id, delivered: a.result.delivered });
+    }
     const now = Date.now();
     for (const attempt of attempts) {
       if (attempt.manual || attempt.result.delivered) continue;
-      const at = now + this.backoff(attempt.numRetries);
+      // The backoff, or later when the receiver asked for more time.
+      const at = Math.max(now + this.backoff(attempt.numRetries), attempt.pause?.until.getTime() ?? 0);
       const deadline = attempt.row.created_at.getTime() + this.config.webhooks.windowMs;
       if (attempt.numRetries < MAX_EVENT_RETRIES && at < deadline) {
         retries.push({ row: attempt.row, numRetries: attempt.numRetries, at: new Date(at) });
@@ -190,10 +208,11 @@ export class DeliveryProcessor {
         failed.push({ row: attempt.row, numRetries: attempt.numRetries, reason });
       }
     }
-    if (attempts.length + deferred.length + skipped.length + failed.length === 0) return;
+    const rest = deferred.length + skipped.length + failed.length + recovered.length + pauses.length;
+    if (attempts.length + rest === 0) return;
     const manual = attempts.filter((a) => a.manual);
     const recorded = attempts.length > 0 ? attemptValues(attempts) : undefined;
-    if (recorded && manual.length + deferred.length + skipped.length + failed.length + retries.length === 0) {
+    if (recorded && manual.length + retries.length + rest === 0) {
       // The common batch, every attempt delivered: one statement, so one round trip and one commit.
       await query(this.dataSource, RECORD_ATTEMPTS, recorded);
       return;
@@ -208,7 +227,7 @@ export class DeliveryProcessor {
       if (manual.length > 0) {
         await query(
           runner,
-          `UPDATE events e SET num_retries = v.n, updated_at = now(),
+          `UPDATE events e SET num_retries = GREATEST(e.num_retries, v.n), updated_at = now(),
                   status = CASE WHEN v.delivered THEN 'DELIVERED' ELSE e.status END
              FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`,
           [
@@ -225,9 +244,11 @@ export class DeliveryProcessor {
           [skipped],
         );
       }
-      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred.map((job) => ({
+      await storePauses(runner, pauses);
+      await recordRecoveryOutcomes(runner, recovered);
+      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred.map(({ job, at }) => ({
         data: job,
-        startAfter: new Date(now + DEFER_MS),
+        startAfter: new Date(at),
       }));
       if (retries.length > 0) {
         // Only events still where this batch found them move on: a duplicate job cannot schedule twice.
@@ -296,50 +317,4 @@ export class DeliveryProcessor {
     const spread = 1 + this.config.retryJitter * (Math.random() * 2 - 1);
     return Math.round(base * spread);
   }
-}
-
-/*
- * The statements of every batch, prepared once per connection: planning the join and the unnest insert
- * cost PostgreSQL more than running them (measured with bench/webhooks.bench.mjs).
- */
-const LOAD_EVENTS: Statement = {
-  name: 'webhooks_load_events',
-  text: `SELECT e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.num_retries, e.created_at, e.updated_at,
-                w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status, w.last_failure_email_at
-           FROM events e LEFT JOIN webhook_endpoints w ON w.org_id = e.org_id
-          WHERE e.id = ANY($1::uuid[])`,
-};
-
-/**
- * Inserts the attempts and marks the events a scheduled (not manual) attempt delivered DELIVERED, in one
- * statement (the INSERT in WITH runs though nothing refers to it). Values: {@link attemptValues}.
- */
-const RECORD_ATTEMPTS: Statement = {
-  name: 'webhooks_record_attempts',
-  text: `WITH inserted AS (
-           INSERT INTO webhook_attempts
-             (event_id, org_id, url, num_retries, manual, attempted_at, duration_ms, status_code, error_kind, response, delivered)
-           SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::bool[], $6::timestamptz[], $7::int[],
-                                $8::int[], $9::text[], $10::text[], $11::bool[]))
-         UPDATE events SET status = 'DELIVERED', updated_at = now()
-          WHERE id = ANY($12::uuid[]) AND status = 'PENDING'`,
-};
-
-function attemptValues(attempts: Attempted[]): unknown[] {
-  const column = <T>(pick: (a: Attempted) => T) => attempts.map(pick);
-  return [
-    column((a) => a.row.id),
-    column((a) => a.row.org_id),
-    column((a) => a.row.url),
-    column((a) => a.numRetries),
-    column((a) => a.manual),
-    column((a) => a.result.startedAt.toISOString()),
-    column((a) => a.result.durationMs),
-    column((a) => a.result.statusCode),
-    column((a) => a.result.errorKind),
-    // PostgreSQL text cannot hold NUL; an answer may.
-    column((a) => a.result.response.replaceAll('\u0000', '')),
-    column((a) => a.result.delivered),
-    attempts.filter((a) => a.result.delivered && !a.manual).map((a) => a.row.id),
-  ];
 }

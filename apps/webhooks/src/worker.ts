@@ -1,4 +1,4 @@
-// The worker's running parts: the delivery and failure e-mail handlers on pg-boss, with a graceful stop
+// The worker's running parts: the delivery, failure e-mail and recovery handlers on pg-boss, with a graceful stop
 // that lets attempts in flight finish and record their outcome.
 import { NOTIFY_CHANNEL, QUEUES, type WebhookDeliveryJob } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
@@ -10,6 +10,7 @@ import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
 import { FailureMailer } from './failure-mailer.js';
 import { WorkerMetrics } from './metrics.js';
+import { RecoveryRunner } from './recovery.js';
 
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
@@ -34,6 +35,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   const metrics = deps.metrics ?? new WorkerMetrics();
   const deliveries = new DeliveryProcessor(config, deps.dataSource, boss, sender, logger, metrics);
   const mailer = new FailureMailer(config, deps.dataSource, boss, logger, metrics);
+  const recoveries = new RecoveryRunner(config, deps.dataSource, boss, logger);
   // Besides the wake-ups below: due retries, and every job while the LISTEN connection is down.
   const polling = { pollingIntervalSeconds: config.pollIntervalMs / 1000 };
 
@@ -59,6 +61,11 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     fetchers.push(id);
   }
   const mailWorker = await boss.work(QUEUES.webhookFailureEmail, { ...polling, batchSize: 5 }, mailer.handle);
+  const recoveryWorker = await boss.work(
+    QUEUES.webhookRecovery,
+    { ...polling, batchSize: 1 },
+    recoveries.handle,
+  );
   let next = 0;
   const wakeOneFetcher = () => {
     // The next idle fetcher fetches at once; when all are busy, the next one fetches again as soon as
@@ -82,8 +89,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     (queue) => {
       if (queue === QUEUES.webhookDelivery) wakeOneFetcher();
       else if (queue === QUEUES.webhookFailureEmail) boss.notifyWorker(mailWorker);
+      else if (queue === QUEUES.webhookRecovery) boss.notifyWorker(recoveryWorker);
     },
-    () => [...fetchers, mailWorker].forEach((id) => boss.notifyWorker(id)),
+    () => [...fetchers, mailWorker, recoveryWorker].forEach((id) => boss.notifyWorker(id)),
   );
   logger.info(
     { fetchers: config.fetchers, batchSize: config.batchSize, perEndpoint: config.perEndpointConcurrency },
@@ -95,6 +103,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       await Promise.all([
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
+        boss.offWork(QUEUES.webhookRecovery, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();

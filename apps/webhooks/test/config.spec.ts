@@ -24,6 +24,15 @@ describe('the worker configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('caps a Retry-After at the delivery window unless told otherwise', () => {
+    expect(loadConfig(BASE).retryAfterMaxMs).toBe(86_400_000);
+    expect(loadConfig({ ...BASE, WEBHOOK_WINDOW_MS: '3000' }).retryAfterMaxMs).toBe(3000);
+    expect(loadConfig({ ...BASE, WEBHOOK_RETRY_AFTER_MAX_MS: '60000' }).retryAfterMaxMs).toBe(60_000);
+    expect(problems({ WEBHOOK_RETRY_AFTER_MAX_MS: '-1' })).toEqual([
+      'WEBHOOK_RETRY_AFTER_MAX_MS: must not be less than 0 (got "-1")',
+    ]);
+  });
+
   it('refuses bad variables with one line each, a URL password hidden', () => {
     expect(
       problems({

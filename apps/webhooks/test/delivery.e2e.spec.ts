@@ -228,7 +228,7 @@ describe('delivery', () => {
     expect(mail.text).toContain(id);
   });
 
-  it('makes a redelivery (manual job) of a FAILED event as one attempt, numRetries capped at 3', async () => {
+  it('makes a redelivery (manual job) of a FAILED event as one attempt, counted: numRetries 4, then 5', async () => {
     let answer = 500;
     const flaky = await TestReceiver.start(SECRET, () => ({ status: answer }));
     try {
@@ -240,12 +240,18 @@ describe('delivery', () => {
       await fixture.waitForStatus(id, 'DELIVERED');
       const last = flaky.requests.at(-1)!;
       expect(last.headers['svc-event-id']).toBe(id);
-      expect((JSON.parse(last.body) as { event: { numRetries: number } }).event.numRetries).toBe(3);
+      expect((JSON.parse(last.body) as { event: { numRetries: number } }).event.numRetries).toBe(4);
       expect((await attempts(id)).at(-1)).toMatchObject({
-        num_retries: 3,
+        num_retries: 4,
         delivered: true,
         status_code: 200,
       });
+      expect(await fixture.eventStatus(id)).toEqual({ status: 'DELIVERED', num_retries: 4 });
+      // Another redelivery counts on; a manual attempt is never retried.
+      await fixture.boss.send('webhook-delivery', { eventId: id, manual: true });
+      await fixture.until(async () => (await attempts(id)).length === 6 || undefined);
+      expect((await attempts(id)).map((a) => a.num_retries)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(await fixture.eventStatus(id)).toEqual({ status: 'DELIVERED', num_retries: 5 });
     } finally {
       await flaky.close();
     }

@@ -13,6 +13,8 @@ export const QUEUES = {
   webhookDelivery: 'webhook-delivery',
   /** The worker's: one job per endpoint with failed events to report by e-mail. */
   webhookFailureEmail: 'webhook-failure-email',
+  /** One job per recovery: the worker chooses its events and queues their redeliveries. */
+  webhookRecovery: 'webhook-recovery',
 } as const;
 
 export interface WebhookDeliveryJob {
@@ -21,6 +23,12 @@ export interface WebhookDeliveryJob {
   readonly numRetries?: number;
   /** A redelivery the organisation asked for: one attempt, outside the retry schedule. */
   readonly manual?: boolean;
+  /** With `manual`: the recovery it is part of, which counts its outcome. */
+  readonly recoveryId?: string;
+}
+
+export interface WebhookRecoveryJob {
+  readonly recoveryId: string;
 }
 
 export interface WebhookFailureEmailJob {
@@ -89,6 +97,15 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 600,
+  });
+  await boss.createQueue(QUEUES.webhookRecovery, {
+    notify: true,
+    // Choosing the events and queueing their jobs is one transaction; a large recovery takes seconds.
+    expireInSeconds: 300,
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
   });
   return boss;
 }

@@ -670,6 +670,12 @@ export const webhookVectors = [
     timestamp: 1767225600123,
   },
   {
+    name: 'manual redelivery after the three retries (numRetries 4)',
+    secret: WH_SECRET,
+    payload: ORDER_EVENT.replace('"numRetries":0', '"numRetries":4'),
+    timestamp: TS0 + 7200000,
+  },
+  {
     name: 'secret with special characters',
     secret: 's3cr3t!@#$%^&*()_+-=[]{}|;\':",./<>?\\`~',
     payload: '{"challenge":"special"}',

@@ -62,7 +62,10 @@ export type ActionName = (typeof ACTION_NAMES)[number];
 export const SYSTEM_NOTICES = ['MAINTENANCE_ALERTS', 'ASSET_ENABLE', 'ASSET_DISABLE'] as const;
 export type SystemNotice = (typeof SYSTEM_NOTICES)[number];
 
-/** Redeliveries after the first attempt (docs/api-guide.md#delivery-retries-and-the-24-hour-window). */
+/**
+ * Automatic retries after the first attempt (docs/api-guide.md#delivery-retries-and-the-24-hour-window).
+ * Not a bound of `numRetries`: a manual redelivery after them counts as one more.
+ */
 export const MAX_EVENT_RETRIES = 3;
 
 export interface User {
@@ -139,7 +142,10 @@ export interface EventEnvelope<E extends EntityName = EntityName> {
   entity: E;
   /** Set on KYC events only, which all have entity Users. */
   eventType?: KycEventType;
-  /** Redeliveries so far: 0 on the first delivery, at most MAX_EVENT_RETRIES. */
+  /**
+   * Redeliveries so far: 0 on the first delivery. Automatic retries take it to MAX_EVENT_RETRIES at most;
+   * each manual redelivery (or recovery) adds one more, so it may be higher.
+   */
   numRetries: number;
   /** ISO 8601 UTC. */
   createdAt: string;

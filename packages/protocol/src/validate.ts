@@ -59,6 +59,12 @@ export function integerIn(min: number, max: number): Check<number> {
   };
 }
 
+/** 0, 1, 2, ... up to Number.MAX_SAFE_INTEGER. */
+export const nonNegativeInteger: Check<number> = (value, path) => {
+  const n = integer(value, path);
+  return n >= 0 && Number.isSafeInteger(n) ? n : fail(path, 'a whole number >= 0', String(n));
+};
+
 export function oneOf<const T extends readonly string[]>(values: T): Check<T[number]> {
   return (value, path) => {
     const s = string(value, path);

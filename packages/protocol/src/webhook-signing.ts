@@ -59,19 +59,34 @@ export interface VerifyWebhookOptions {
 
 export type WebhookVerification = VerificationSuccess | VerificationFailure;
 
+/**
+ * The endpoint's secret, or several while it changes (docs/api-guide.md#changing-the-url-or-the-secret):
+ * a delivery signed with any one of them verifies.
+ */
+export type WebhookSecrets = string | readonly string[];
+
+function secretList(secrets: WebhookSecrets): readonly string[] {
+  const list: readonly unknown[] = typeof secrets === 'string' ? [secrets] : secrets;
+  if (!Array.isArray(list) || list.length === 0 || list.some((secret) => typeof secret !== 'string')) {
+    throw new TypeError('the secret must be a string or a non-empty list of strings');
+  }
+  return list as readonly string[];
+}
+
 /** Unix milliseconds: digits only, at most 15 of them. */
 const TIMESTAMP_MS = /^[0-9]{1,15}$/;
 
-/** Checks a webhook's signature and timestamp against the endpoint's secret. */
+/** Checks a webhook's signature and timestamp against the endpoint's secret (or secrets). */
 export function verifyWebhookSignature(
   input: {
     readonly payload: WebhookPayload;
     readonly signature: string | undefined;
     readonly timestamp: string | undefined;
   },
-  secret: string,
+  secret: WebhookSecrets,
   options: VerifyWebhookOptions = {},
 ): WebhookVerification {
+  const secrets = secretList(secret);
   const tolerance = checkBound('toleranceMs', options.toleranceMs ?? DEFAULT_WEBHOOK_TOLERANCE_MS);
   const { signature, timestamp } = input;
   if (!signature) return failure('missing_header', 'The svc-signature header is missing');
@@ -82,7 +97,11 @@ export function verifyWebhookSignature(
   const ms = Number(timestamp);
   const outside = checkWindow('svc-timestamp', ms, options.now ?? Date.now(), tolerance, tolerance, 'ms');
   if (outside) return outside;
-  if (!signaturesEqual(signWebhook(input.payload, secret, ms), signature)) {
+  // Every secret is tried, also after a match, so the time taken does not tell which one signed.
+  let matched = false;
+  for (const key of secrets)
+    matched = signaturesEqual(signWebhook(input.payload, key, ms), signature) || matched;
+  if (!matched) {
     return failure(
       'bad_signature',
       'svc-signature does not match the body (check the secret and the raw body)',
@@ -95,7 +114,7 @@ export function verifyWebhookSignature(
 export function verifyWebhookRequest(
   payload: WebhookPayload,
   headers: HeaderSource,
-  secret: string,
+  secret: WebhookSecrets,
   options: VerifyWebhookOptions = {},
 ): WebhookVerification {
   return verifyWebhookSignature(

@@ -138,8 +138,8 @@ describe('parseWebhookEvent accepts', () => {
     expect(parseWebhookEventText(JSON.stringify(input))).toEqual(input);
   });
 
-  it('every numRetries from 0 to 3', () => {
-    for (const numRetries of [0, 1, 2, 3]) {
+  it('any whole numRetries from 0: automatic retries stop at 3, manual redeliveries count on', () => {
+    for (const numRetries of [0, 1, 2, 3, 4, 17, Number.MAX_SAFE_INTEGER]) {
       const input = withField(body('Users', user), 'event.numRetries', numRetries);
       expect(parseWebhookEvent(input)).toEqual(input);
     }
@@ -204,8 +204,10 @@ describe('parseWebhookEvent rejects, naming the field', () => {
     ['event.orgId', 42.5, 'expected an integer, got 42.5', orders],
     ['data.id', 1e-3, 'expected an integer, got 0.001', orders],
     ['data.orgId', '42', 'expected a number, got string', users],
-    ['event.numRetries', 4, 'expected an integer from 0 to 3, got 4', orders],
-    ['event.numRetries', -1, 'expected an integer from 0 to 3, got -1', orders],
+    ['event.numRetries', -1, 'expected a whole number >= 0, got -1', orders],
+    ['event.numRetries', 1.5, 'expected an integer, got 1.5', orders],
+    ['event.numRetries', 2 ** 53, `expected a whole number >= 0, got ${2 ** 53}`, orders],
+    ['event.numRetries', '4', 'expected a number, got string', orders],
     ['data.price', Number.NaN, 'expected a finite number, got NaN', orders],
     ['data.newValues.BTC', Infinity, 'expected a finite number, got Infinity', actions],
     // timestamps: ISO 8601, in UTC, and a real date

@@ -124,6 +124,43 @@ describe('webhook signing (docs/api-guide.md#webhook-signatures)', () => {
       expect(verifyWebhookRequest(payload, new Headers({ ...headers }), secret, { now }).ok).toBe(true);
       expect(verifyWebhookRequest(payload, {}, secret, { now })).toMatchObject({ reason: 'missing_header' });
     });
+
+    describe('several secrets, while the secret changes', () => {
+      const next = 'whsec-the-new-one';
+      const signedWith = (key: string) => ({
+        payload,
+        signature: signWebhook(payload, key, now),
+        timestamp: String(now),
+      });
+
+      it('accepts a delivery signed with any secret of the list, in any position', () => {
+        for (const key of [secret, next]) {
+          expect(verifyWebhookSignature(signedWith(key), [secret, next], { now })).toEqual({
+            ok: true,
+            timestamp: now,
+          });
+          expect(verifyWebhookSignature(signedWith(key), [next, secret], { now }).ok).toBe(true);
+        }
+        expect(verifyWebhookSignature(signedWith(next), [next], { now }).ok).toBe(true);
+      });
+
+      it('refuses a delivery signed with a secret outside the list, and still checks the timestamp', () => {
+        expect(verifyWebhookSignature(signedWith('whsec-retired'), [secret, next], { now })).toMatchObject({
+          ok: false,
+          reason: 'bad_signature',
+        });
+        expect(
+          verifyWebhookSignature(signedWith(next), [secret, next], { now: now + 10 * 60 * 1000 }),
+        ).toMatchObject({ ok: false, reason: 'timestamp_too_old' });
+      });
+
+      it('throws for an empty list or a list with something other than strings (never "no check")', () => {
+        expect(() => verifyWebhookSignature(signedWith(secret), [], { now })).toThrow(TypeError);
+        expect(() =>
+          verifyWebhookSignature(signedWith(secret), [secret, 5 as unknown as string], { now }),
+        ).toThrow(TypeError);
+      });
+    });
   });
 
   describe('isChallenge (docs/api-guide.md#registration-and-the-challenge)', () => {

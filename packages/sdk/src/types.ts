@@ -159,6 +159,8 @@ export interface Webhook {
   readonly status: WebhookStatus;
   readonly challengePassed: boolean;
   readonly challengeError: string | null;
+  /** Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it. */
+  readonly pausedUntil: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -212,6 +214,36 @@ export interface ListDeliveriesParams extends PageParams {
 export interface Redelivery {
   readonly eventId: string;
   readonly status: 'QUEUED';
+}
+
+export interface RecoverWebhooksParams {
+  /**
+   * FAILED events created at or after this are redelivered: ISO 8601 with a zone (e.g.
+   * `2030-01-31T22:00:00Z`), not in the future and within the last 24 hours (the delivery window).
+   */
+  readonly since: string;
+}
+
+/** PENDING until the events are chosen, RUNNING while their attempts are queued, then COMPLETED. */
+export type WebhookRecoveryStatus = 'PENDING' | 'RUNNING' | 'COMPLETED';
+
+/** A recovery of FAILED events and how far it got. */
+export interface WebhookRecovery {
+  readonly id: string;
+  readonly since: string;
+  readonly status: WebhookRecoveryStatus;
+  /** Events chosen (0 while PENDING). */
+  readonly total: number;
+  /** Of total, waiting for their attempt. */
+  readonly queued: number;
+  /** Of total, delivered (HTTP 200). */
+  readonly delivered: number;
+  /** Of total, whose one attempt failed or could not be made. */
+  readonly failed: number;
+  readonly createdAt: string;
+  /** When the events were chosen. */
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
 }
 
 interface CreateOrderBase {

@@ -5,8 +5,9 @@
 // delivery is at least once).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { HeaderSource, WebhookEvent } from '@svc/protocol';
+import type { HeaderSource, WebhookEvent, WebhookSecrets } from '@svc/protocol';
 
+import { checkSecrets } from './webhook-secrets.js';
 import { WebhookVerificationError, verifyWebhookMessage } from './webhooks.js';
 
 /** Where handled event ids are remembered; give your own (a database table, Redis) to share it. */
@@ -21,8 +22,12 @@ export interface WebhookContext {
 }
 
 export interface WebhookHandlerOptions {
-  /** The secret the endpoint was registered with. */
-  readonly secret: string;
+  /**
+   * The secret the endpoint was registered with; while it changes, the old and the new one
+   * (`[oldSecret, newSecret]`): a delivery signed with either is accepted
+   * (docs/api-guide.md#changing-the-url-or-the-secret).
+   */
+  readonly secret: WebhookSecrets;
   /** Your code. The delivery is acknowledged (200) once it resolves; if it throws, the service retries. */
   readonly onEvent: (event: WebhookEvent, context: WebhookContext) => void | Promise<void>;
   /** Default five minutes either way. */
@@ -94,9 +99,7 @@ const EMPTY = { status: 200, body: '', headers: {} } as const;
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   if (typeof options.onEvent !== 'function') throw new TypeError('onEvent must be a function');
-  if (typeof options.secret !== 'string' || options.secret === '') {
-    throw new TypeError('secret must be the non-empty secret you registered the endpoint with');
-  }
+  const secrets = checkSecrets(options.secret);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const store: EventIdStore | undefined =
     options.dedupe === true ? new MemoryEventIdStore() : options.dedupe || undefined;
@@ -134,7 +137,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   async function handle(rawBody: string | Uint8Array, headers: HeaderSource): Promise<WebhookResponse> {
     let message;
     try {
-      message = verifyWebhookMessage(rawBody, headers, options.secret, {
+      message = verifyWebhookMessage(rawBody, headers, secrets, {
         ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
       });
     } catch (error) {

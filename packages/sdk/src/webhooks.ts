@@ -11,9 +11,12 @@ import {
   type HeaderSource,
   type SignatureFailure,
   type WebhookEvent,
+  type WebhookSecrets,
 } from '@svc/protocol';
 
-export type { WebhookEvent };
+import { checkSecrets } from './webhook-secrets.js';
+
+export type { WebhookEvent, WebhookSecrets };
 
 export type WebhookVerificationReason =
   | SignatureFailure
@@ -54,12 +57,14 @@ const PARSED_BODY_HINT =
 
 /**
  * Verifies a delivery's signature and timestamp against your endpoint's secret, then parses the body:
- * answers the typed event, or throws {@link WebhookVerificationError} saying why.
+ * answers the typed event, or throws {@link WebhookVerificationError} saying why. While the secret
+ * changes, pass the old and the new one (`[oldSecret, newSecret]`): a delivery signed with either verifies
+ * (docs/api-guide.md#changing-the-url-or-the-secret).
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: HeaderSource,
-  secret: string,
+  secret: WebhookSecrets,
   options: VerifyWebhookOptions = {},
 ): WebhookEvent {
   const message = verifyWebhookMessage(rawBody, headers, secret, options);
@@ -77,21 +82,20 @@ export function verifyWebhook(
 export function verifyWebhookMessage(
   rawBody: string | Uint8Array,
   headers: HeaderSource,
-  secret: string,
+  secret: WebhookSecrets,
   options: VerifyWebhookOptions = {},
 ): WebhookMessage {
-  if (typeof secret !== 'string' || secret === '') {
-    throw new TypeError('secret must be the non-empty secret you registered the endpoint with');
-  }
+  const secrets = checkSecrets(secret);
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new WebhookVerificationError('parsed_body', `Cannot verify the webhook: ${PARSED_BODY_HINT}`);
   }
-  const check = verifyWebhookRequest(rawBody, headers, secret, options);
+  const check = verifyWebhookRequest(rawBody, headers, secrets, options);
   if (!check.ok) {
     let hint = '';
     if (check.reason === 'bad_signature') {
-      if (secret !== secret.trim()) hint = '; the secret has leading or trailing whitespace: trim it';
-      else if (typeof rawBody === 'string' && looksReserialised(rawBody)) {
+      if (secrets.some((key) => key !== key.trim())) {
+        hint = '; the secret has leading or trailing whitespace: trim it';
+      } else if (typeof rawBody === 'string' && looksReserialised(rawBody)) {
         hint = `; the body looks re-serialised (${PARSED_BODY_HINT})`;
       }
     }

@@ -129,6 +129,19 @@ const TABLE: readonly Entry[] = [
     path: '/api/v1/webhooks/events/{eventId}/redeliver',
   },
   {
+    method: 'webhooks.recover',
+    answer: 'WebhookRecovery',
+    http: 'POST',
+    path: '/api/v1/webhooks/recover',
+    request: 'RecoverWebhooksParams',
+  },
+  {
+    method: 'webhooks.getRecovery',
+    answer: 'WebhookRecovery',
+    http: 'GET',
+    path: '/api/v1/webhooks/recover/{id}',
+  },
+  {
     method: 'webhooks.deliveries.list',
     answer: 'Page<WebhookDelivery>',
     http: 'GET',

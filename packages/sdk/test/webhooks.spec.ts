@@ -145,6 +145,78 @@ describe('verifyWebhook refusals', () => {
   });
 });
 
+describe('several secrets while the secret changes (docs/api-guide.md#changing-the-url-or-the-secret)', () => {
+  const now = 1_750_000_000_000;
+  const OLD = 'whsec_the-old-secret-0123';
+  const NEW = 'whsec_the-new-secret-4567';
+  const signedWith = (secret: string) => testWebhook(userEvent, secret, { timestamp: now, eventId: 'e-1' });
+
+  it('verifyWebhook accepts a delivery signed with the old or the new secret, and a challenge with either', () => {
+    for (const secret of [OLD, NEW]) {
+      const { body, headers } = signedWith(secret);
+      expect(verifyWebhook(body, headers, [OLD, NEW], { now })).toEqual(userEvent);
+      const challenge = testWebhook({ challenge: 'c' }, secret, { timestamp: now });
+      expect(verifyWebhookMessage(challenge.body, challenge.headers, [OLD, NEW], { now })).toEqual({
+        type: 'challenge',
+        challenge: 'c',
+      });
+    }
+    const { body, headers } = signedWith(NEW);
+    expect(verifyWebhook(body, headers, [NEW], { now })).toEqual(userEvent);
+  });
+
+  it('refuses a delivery signed with neither, with the whitespace hint when one of them has it', () => {
+    const { body, headers } = signedWith('whsec_some-retired-secret');
+    expect(reasonOf(() => verifyWebhook(body, headers, [OLD, NEW], { now })).reason).toBe('bad_signature');
+    expect(reasonOf(() => verifyWebhook(body, headers, [OLD, ` ${NEW}`], { now })).message).toMatch(
+      /leading or trailing whitespace/,
+    );
+  });
+
+  it.each([
+    ['an empty list', []],
+    ['a list with an empty secret', [OLD, '']],
+    ['a list with something else', [OLD, 7]],
+    ['an empty string', ''],
+  ])('throws a TypeError for %s (never verifies without a key)', (_name, secret) => {
+    const { body, headers } = signedWith(OLD);
+    expect(() => verifyWebhook(body, headers, secret as string[], { now })).toThrow(TypeError);
+    expect(() => createWebhookHandler({ secret: secret as string[], onEvent: () => undefined })).toThrow(
+      TypeError,
+    );
+  });
+
+  it('createWebhookHandler with both secrets answers challenges and events signed with either', async () => {
+    const seen: string[] = [];
+    const handler = createWebhookHandler({
+      secret: [OLD, NEW],
+      onEvent: (_event, { eventId }) => {
+        seen.push(eventId ?? '');
+      },
+    });
+    for (const secret of [OLD, NEW]) {
+      const challenge = testWebhook({ challenge: `c-${secret}` }, secret);
+      expect(await handler.handle(challenge.body, challenge.headers)).toMatchObject({
+        status: 200,
+        body: `c-${secret}`,
+      });
+      const event = testWebhook(userEvent, secret, { eventId: secret });
+      expect((await handler.handle(event.body, event.headers)).status).toBe(200);
+    }
+    const stranger = testWebhook(userEvent, 'whsec_not-one-of-them-000');
+    expect((await handler.handle(stranger.body, stranger.headers)).status).toBe(400);
+    expect(seen).toEqual([OLD, NEW]);
+  });
+
+  it('the handler keeps its own copy of the list: changing the array later changes nothing', async () => {
+    const secrets = [OLD];
+    const handler = createWebhookHandler({ secret: secrets, onEvent: () => undefined });
+    secrets[0] = NEW;
+    const { body, headers } = testWebhook(userEvent, OLD);
+    expect((await handler.handle(body, headers)).status).toBe(200);
+  });
+});
+
 describe('createWebhookHandler decisions', () => {
   it('answers 200 only after onEvent resolved, 500 when it throws, 400 when unverified', async () => {
     let resolveWork: () => void = () => undefined;

@@ -3,4 +3,5 @@ export * from './addresses.js';
 export * from './challenge.js';
 export * from './policy.js';
 export * from './receiver-url.js';
+export * from './retry-after.js';
 export * from './sender.js';

@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { isAddressAllowed, networkList } from './addresses.js';
 import type { ReceiverPolicy } from './policy.js';
 import { hostName, ReceiverRefusedError } from './receiver-url.js';
+import { parseRetryAfter, RETRY_AFTER_STATUSES } from './retry-after.js';
 
 /** docs/api-guide.md#delivery-retries-and-the-24-hour-window, docs/api-guide.md#limits: no 200 within one second is a failed delivery. */
 export const ATTEMPT_TIMEOUT_MS = 1000;
@@ -50,6 +51,11 @@ export interface AttemptResult {
   readonly errorKind: AttemptErrorKind | null;
   /** The start of the answer's body (or the error's message), at most RESPONSE_EXCERPT_BYTES bytes. */
   readonly response: string;
+  /**
+   * A 429 or 503 with a valid Retry-After: how long the receiver asked us to wait, in ms from the answer
+   * (docs/api-guide.md#when-your-receiver-asks-for-time). Null otherwise.
+   */
+  readonly retryAfterMs: number | null;
 }
 
 /** Resolves a host name to every address it has; the default is the system resolver (dns.lookup). */
@@ -139,6 +145,7 @@ export class WebhookSender {
       statusCode: number | null,
       errorKind: AttemptErrorKind | null,
       response: string,
+      retryAfterMs: number | null = null,
     ): AttemptResult => ({
       delivered: statusCode === 200 && errorKind === null,
       startedAt,
@@ -146,6 +153,7 @@ export class WebhookSender {
       statusCode,
       errorKind,
       response,
+      retryAfterMs,
     });
 
     const controller = new AbortController();
@@ -172,7 +180,12 @@ export class WebhookSender {
         input.keepBytes ?? RESPONSE_EXCERPT_BYTES,
         this.timeoutMs,
       );
-      return done(answer.statusCode, answer.statusCode === 200 ? null : 'http_status', excerpt);
+      const retryAfter = answer.headers['retry-after'];
+      const retryAfterMs = RETRY_AFTER_STATUSES.includes(answer.statusCode)
+        ? // A header sent twice is no single instruction: ignored.
+          parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined, Date.now())
+        : null;
+      return done(answer.statusCode, answer.statusCode === 200 ? null : 'http_status', excerpt, retryAfterMs);
     } catch (error) {
       const kind = controller.signal.aborted ? 'timeout' : errorKind(error);
       const message =

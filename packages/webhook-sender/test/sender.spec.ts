@@ -70,6 +70,28 @@ describe('WebhookSender on loopback (development policy)', () => {
     });
   });
 
+  it.each<[string, number, Record<string, string>, number | null]>([
+    ['429 with Retry-After in seconds', 429, { 'retry-after': '120' }, 120_000],
+    ['429 without Retry-After', 429, {}, null],
+    ['429 with a Retry-After that is no value', 429, { 'retry-after': 'later' }, null],
+    ['500 with Retry-After (only 429 and 503 ask for time)', 500, { 'retry-after': '120' }, null],
+    ['200 with Retry-After', 200, { 'retry-after': '120' }, null],
+  ])('reads %s', async (_name, status, headers, expected) => {
+    receiver.responder = () => ({ status, headers });
+    expect(await send()).toMatchObject({ statusCode: status, retryAfterMs: expected });
+  });
+
+  it('reads a 503 with Retry-After as an HTTP-date', async () => {
+    receiver.responder = () => ({
+      status: 503,
+      headers: { 'retry-after': new Date(Date.now() + 90_000).toUTCString() },
+    });
+    const result = await send();
+    // The date has whole seconds: 89 to 90 s from the answer.
+    expect(result.retryAfterMs).toBeGreaterThan(88_000);
+    expect(result.retryAfterMs).toBeLessThanOrEqual(90_000);
+  });
+
   it('gives up when the status line takes longer than 1 s', async () => {
     receiver.responder = () => ({ delayMs: 1200 });
     const result = await send();

@@ -8,7 +8,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { notFound } from '../common/errors.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
-import { parseInstant } from './dto/instant.js';
+import { parseInstant } from '../common/instant.js';
 import type { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { noticeView, type NoticeView, systemInformationData } from './notice.view.js';
 import { NoticesRepository } from './notices.repository.js';

@@ -1,7 +1,7 @@
 // What the routes answer, as JSON Schema (OpenAPI 3.1): one schema per view (the `*.view.ts` files and the
 // services' small answers), closed (`additionalProperties: false`) so that a field added to a view without
 // its schema fails the e2e tests that validate every answer against the document.
-import { ORG_PLANS } from '@svc/db';
+import { ORG_PLANS, WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
 import {
   KYC_EVENT_TYPES,
   ORDER_SIDES,
@@ -221,6 +221,11 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     status: enumOf(['ACTIVE', 'CHALLENGE_FAILED']),
     challengePassed: boolean,
     challengeError: orNull(string),
+    pausedUntil: {
+      ...orNull(dateTime),
+      description:
+        'Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it; else null',
+    },
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
@@ -250,6 +255,26 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
   Redelivery: record('The event is queued for one more delivery', {
     eventId: uuid,
     status: enumOf(['QUEUED']),
+  }),
+  WebhookRecovery: record('A recovery of FAILED events and how far it got', {
+    id: uuid,
+    since: { ...dateTime, description: 'FAILED events created at or after this (and inside the window)' },
+    status: {
+      ...enumOf(WEBHOOK_RECOVERY_STATUSES),
+      description:
+        'PENDING until the events are chosen, RUNNING while their attempts are queued, COMPLETED once each had its attempt',
+    },
+    total: { type: 'integer', minimum: 0, description: 'Events chosen (0 while PENDING)' },
+    queued: { type: 'integer', minimum: 0, description: 'Of total, waiting for their attempt' },
+    delivered: { type: 'integer', minimum: 0, description: 'Of total, delivered (HTTP 200)' },
+    failed: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Of total, whose attempt failed or could not be made (no ACTIVE webhook, window over)',
+    },
+    createdAt: dateTime,
+    startedAt: { ...orNull(dateTime), description: 'When the events were chosen' },
+    completedAt: orNull(dateTime),
   }),
   OAuthToken: record('An access token (client credentials)', {
     access_token: string,

@@ -7,6 +7,11 @@ export function webhookView(endpoint: WebhookEndpoint) {
     status: endpoint.status,
     challengePassed: endpoint.status === 'ACTIVE',
     challengeError: endpoint.challengeError,
+    // A pause that is over is no pause.
+    pausedUntil:
+      endpoint.pausedUntil && endpoint.pausedUntil.getTime() > Date.now()
+        ? endpoint.pausedUntil.toISOString()
+        : null,
     createdAt: endpoint.createdAt.toISOString(),
     updatedAt: endpoint.updatedAt.toISOString(),
   };

@@ -2,8 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Qu
 
 import { Caller, RequireScope } from '../auth/decorators.js';
 import type { Principal } from '../auth/principal.js';
+import { badRequest } from '../common/errors.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query.js';
+import { RecoverDto } from './dto/recover.dto.js';
+import { RecoveriesService } from './recoveries.service.js';
 import { RegisterWebhookDto } from './dto/register-webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -15,14 +18,15 @@ export class WebhooksController {
   constructor(
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveriesService,
+    private readonly recoveries: RecoveriesService,
   ) {}
 
   @ApiRoute({
     summary: 'Register the webhook',
     description:
-      "Registers (or replaces) the organisation's one webhook endpoint. The url must be https on the organisation's kycDomain or a subdomain of it; the api sends a challenge at once and the answer says whether it passed. ENTERPRISE plan only.",
+      "Registers the organisation's one webhook endpoint, or changes its url or secret. The url must be https on the organisation's kycDomain or a subdomain of it; the api sends the new endpoint a challenge signed with the new secret at once. Only a passed challenge replaces an ACTIVE endpoint: when it fails, the ACTIVE endpoint is kept unchanged and the answer is 409 with the reason. Without an ACTIVE endpoint, a failed challenge is stored as CHALLENGE_FAILED and the answer (200) says why. ENTERPRISE plan only.",
     data: 'Webhook',
-    errors: [403],
+    errors: [403, 409],
   })
   @Post()
   @HttpCode(200)
@@ -79,5 +83,35 @@ export class WebhooksController {
   @RequireScope('BASE_MODULE:WRITE')
   redeliver(@Caller() caller: Principal, @Param('eventId', new ParseUUIDPipe()) eventId: string) {
     return this.deliveries.redeliver(caller.orgId, eventId);
+  }
+
+  @ApiRoute({
+    summary: 'Recover failed events',
+    description:
+      'Redelivers every FAILED event of the organisation created since `since` and still inside its 24-hour delivery window, once each, in the background: the answer is the recovery, PENDING until the worker has chosen the events; follow it with GET /api/v1/webhooks/recover/{id}/. Each event gets one attempt (counted in its numRetries) to the ACTIVE webhook. One recovery at a time per organisation.',
+    data: 'WebhookRecovery',
+    errors: [409],
+  })
+  @Post('recover')
+  @HttpCode(200)
+  @RequireScope('BASE_MODULE:WRITE')
+  recover(@Caller() caller: Principal, @Body() body: RecoverDto) {
+    return this.recoveries.start(caller.orgId, body);
+  }
+
+  @ApiRoute({
+    summary: 'Get a recovery',
+    description:
+      'How far a recovery got: how many events it chose (total), how many wait for their attempt (queued), and how many were delivered or failed; COMPLETED once each had its attempt.',
+    data: 'WebhookRecovery',
+    errors: [404],
+  })
+  @Get('recover/:id')
+  @RequireScope('BASE_MODULE:READ')
+  getRecovery(
+    @Caller() caller: Principal,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('id must be a UUID') })) id: string,
+  ) {
+    return this.recoveries.get(caller.orgId, id);
   }
 }

@@ -12,7 +12,7 @@ import {
 } from '@svc/webhook-sender';
 import { DataSource } from 'typeorm';
 
-import { badRequest, forbidden, notFound } from '../common/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OrgsService } from '../orgs/orgs.service.js';
@@ -34,7 +34,12 @@ export class WebhooksService implements OnApplicationShutdown {
     this.sender = new WebhookSender({ policy: config.webhooks.receivers });
   }
 
-  /** Registers (or replaces) the organisation's one endpoint; the answer says whether the challenge passed. */
+  /**
+   * Registers the organisation's one endpoint, or changes its url or secret
+   * (docs/api-guide.md#changing-the-url-or-the-secret): the challenge runs against the new one, and only a
+   * passed challenge replaces an ACTIVE endpoint; a failed one leaves it as it was and answers 409 saying
+   * why. Without an ACTIVE endpoint, a failed challenge is stored as CHALLENGE_FAILED with its reason.
+   */
   async register(orgId: number, input: RegisterWebhookDto): Promise<WebhookView> {
     const org = await this.orgs.find(this.dataSource.manager, orgId);
     if (org.plan !== 'ENTERPRISE') {
@@ -54,14 +59,22 @@ export class WebhooksService implements OnApplicationShutdown {
     if (refused === 'blocked_address' || refused === 'dns_failure') {
       throw badRequest(`url: ${challenge.attempt.response}`);
     }
-    const endpoint = await this.webhooks.upsertEndpoint({
-      orgId,
-      url: url.toString(),
-      secretCiphertext: encryptSecret(this.config.masterKey, input.secret),
-      status: challenge.passed ? ('ACTIVE' as const) : ('CHALLENGE_FAILED' as const),
-      challengeError: challenge.reason,
-    });
-    return webhookView(endpoint);
+    const endpoint = await this.webhooks.saveEndpoint(
+      {
+        orgId,
+        url: url.toString(),
+        secretCiphertext: encryptSecret(this.config.masterKey, input.secret),
+        status: challenge.passed ? 'ACTIVE' : 'CHALLENGE_FAILED',
+        challengeError: challenge.reason,
+      },
+      { replaceActive: challenge.passed },
+    );
+    if (endpoint) return webhookView(endpoint);
+    const kept = await this.webhooks.findEndpoint(orgId);
+    throw conflict(
+      `the new endpoint did not pass its challenge (${challenge.reason ?? 'no reason'}), so the ACTIVE ` +
+        `endpoint${kept ? ` ${kept.url}` : ''} is unchanged and still receives events`,
+    );
   }
 
   async get(orgId: number): Promise<WebhookView> {

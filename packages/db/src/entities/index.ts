@@ -15,6 +15,7 @@ import { User } from './user.entity.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookFailure } from './webhook-failure.entity.js';
+import { WebhookRecovery, WebhookRecoveryItem } from './webhook-recovery.entity.js';
 
 export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
@@ -34,6 +35,7 @@ export * from './user.entity.js';
 export * from './webhook-attempt.entity.js';
 export * from './webhook-endpoint.entity.js';
 export * from './webhook-failure.entity.js';
+export * from './webhook-recovery.entity.js';
 
 export const ENTITIES = [
   Organisation,
@@ -49,6 +51,8 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookAttempt,
   WebhookFailure,
+  WebhookRecovery,
+  WebhookRecoveryItem,
   Order,
   Position,
   Price,

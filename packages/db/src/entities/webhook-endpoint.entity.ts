@@ -35,6 +35,13 @@ export class WebhookEndpoint {
   @Column({ name: 'challenge_error', type: 'text', nullable: true })
   challengeError!: string | null;
 
+  /**
+   * The receiver asked for time (429 or 503 with Retry-After): no attempt to it before this. Cleared when
+   * an endpoint is registered anew.
+   */
+  @Column({ name: 'paused_until', type: 'timestamptz', precision: 3, nullable: true })
+  pausedUntil!: Date | null;
+
   /** When the last failure e-mail went out: at most one per endpoint per interval. */
   @Column({ name: 'last_failure_email_at', type: 'timestamptz', precision: 3, nullable: true })
   lastFailureEmailAt!: Date | null;

@@ -1,4 +1,4 @@
-// The client's `webhooks` group: the organisation's endpoint, redeliveries and the delivery log.
+// The client's `webhooks` group: the organisation's endpoint, redeliveries, recoveries and the delivery log.
 import { PageRequest } from '../pagination.js';
 import type { RequestOptions } from '../transport.js';
 import type {
@@ -6,10 +6,12 @@ import type {
   ListDeliveriesParams,
   Page,
   PageParams,
+  RecoverWebhooksParams,
   Redelivery,
   RegisterWebhookParams,
   Webhook,
   WebhookDelivery,
+  WebhookRecovery,
 } from '../types.js';
 import { path, pick, requireId, type Call } from './call.js';
 
@@ -47,8 +49,10 @@ export class WebhooksResource {
   }
 
   /**
-   * Registers (or replaces) the organisation's endpoint. The api sends it the challenge before it answers;
-   * `challengePassed` says whether your receiver answered it.
+   * Registers the organisation's endpoint, or changes its url or secret. The api sends the new endpoint
+   * the challenge, signed with the new secret, before it answers. A change is made only when the challenge
+   * passes: otherwise the ACTIVE endpoint is kept and this throws SvcConflictError with the reason. A
+   * first registration whose challenge fails is stored and answered with `challengePassed` false.
    */
   register(params: RegisterWebhookParams, options?: RequestOptions): Promise<Webhook> {
     return this.call(
@@ -78,6 +82,31 @@ export class WebhooksResource {
         path: path('webhooks', 'events', requireId('eventId', eventId), 'redeliver'),
         idempotent: false,
       },
+      options,
+    );
+  }
+
+  /**
+   * Redelivers every FAILED event created since `since` and still inside its 24 h window, once each, in
+   * the background; follow it with {@link getRecovery}. Throws SvcConflictError while another recovery
+   * runs, or without an ACTIVE endpoint.
+   */
+  recover(params: RecoverWebhooksParams, options?: RequestOptions): Promise<WebhookRecovery> {
+    return this.call(
+      {
+        method: 'POST',
+        path: path('webhooks', 'recover'),
+        body: { kind: 'json', value: { since: params.since } },
+        idempotent: false,
+      },
+      options,
+    );
+  }
+
+  /** How far a recovery got. */
+  getRecovery(id: string, options?: RequestOptions): Promise<WebhookRecovery> {
+    return this.call(
+      { method: 'GET', path: path('webhooks', 'recover', requireId('id', id)), idempotent: true },
       options,
     );
   }

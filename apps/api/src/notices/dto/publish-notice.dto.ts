@@ -2,7 +2,7 @@ import { SYSTEM_NOTICES, type SystemNotice } from '@svc/protocol';
 import { IsIn, IsString, Matches, registerDecorator, ValidateIf } from 'class-validator';
 
 import { SYMBOL, SYMBOL_RULE } from '../../common/assets.js';
-import { INSTANT_RULE, parseInstant } from './instant.js';
+import { INSTANT_RULE, parseInstant } from '../../common/instant.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Notices about a trading pair: their entity is its symbol. */

@@ -1,5 +1,5 @@
-// ISO 8601 date-times with a zone, as operators write notice times: checked strictly (a real calendar date,
-// at most milliseconds), since `Date.parse` accepts 2025-02-30 and zone-less text in local time.
+// ISO 8601 date-times with a zone, as requests give them: checked strictly (a real calendar date, at most
+// milliseconds), since `Date.parse` accepts 2025-02-30 and zone-less text in local time.
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
