@@ -41,6 +41,7 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
     if (!(await this.credentials.claimSignature(key.id, headers.signature, result.timestamp))) {
       throw unauthenticated('this signature was already used: sign each request afresh');
     }
+    await this.credentials.touch('apiKey', key.id);
     return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
   }
 }

@@ -15,6 +15,7 @@ export class OrdersModule {
       imports: [EventsModule],
       controllers: [OrdersController, PositionsController],
       providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
+      exports: [OrdersService],
     };
   }
 }

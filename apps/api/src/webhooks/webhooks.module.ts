@@ -1,15 +1,25 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
+import { WebhookSecretService } from './webhook-secret.service.js';
+import { WebhookTestService } from './webhook-test.service.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [OrgsModule, EventsModule],
+  imports: [OrgsModule, EventsModule, AuditModule],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, DeliveriesService],
+  providers: [
+    WebhooksRepository,
+    WebhooksService,
+    DeliveriesService,
+    WebhookSecretService,
+    WebhookTestService,
+  ],
+  exports: [WebhooksService, DeliveriesService, WebhookSecretService, WebhookTestService],
 })
 export class WebhooksModule {}

@@ -5,6 +5,7 @@ import { Webhooks1795100000000 } from './1795100000000-Webhooks.js';
 import { EventDataJson1795200000000 } from './1795200000000-EventDataJson.js';
 import { Trading1795300000000 } from './1795300000000-Trading.js';
 import { KycReviews1795400000000 } from './1795400000000-KycReviews.js';
+import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -13,4 +14,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   EventDataJson1795200000000,
   Trading1795300000000,
   KycReviews1795400000000,
+  Dashboard1795800000000,
 ];
