@@ -15,6 +15,7 @@ import { echoRequestId, RequestLog, requestId } from './common/logger.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
+import { dropEmptyQueryValues } from './web/filter-forms.js';
 import { PUBLIC_DIR } from './web/public-dir.js';
 import { webPageRoutes } from './web/web-areas.js';
 import { setupWebSecurity } from './web/web-security.js';
@@ -49,6 +50,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   app.get(MetricsService).measure(fastify);
   setupOpenApi(app);
   await setupWebSecurity(app);
+  dropEmptyQueryValues(fastify);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   await app.init();
   return app;

@@ -356,7 +356,10 @@ describe('dashboard sessions', () => {
       expect((await client.get(`/dashboard/orders?orgUserId=${otherData.trader}`)).html).toContain(
         'No order matches.',
       );
-      expect((await client.get(`/dashboard/users?q=beta`)).html).toContain('No user matches.');
+      expect((await client.get(`/dashboard/users?q=beta&userStatus=&kyc=`)).html).toContain(
+        'No user matches.',
+      );
+      expect((await client.get(`/dashboard/users?q=alpha-t&userStatus=&kyc=`)).html).toContain(data.trader);
     });
   });
 
@@ -372,7 +375,7 @@ describe('dashboard sessions', () => {
       for (const answer of answers) {
         expect(answer.headers.get('content-security-policy')).toBe(CSP);
         expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-        expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+        expect(answer.headers.get('referrer-policy')).toBe('same-origin');
       }
       const page = await client.get('/dashboard/');
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -1,6 +1,7 @@
 // The security headers of every answer in a web area (docs/decisions.md, "Dashboard: the web stack"), set
 // once here through helmet: a Content-Security-Policy that allows no inline script or style and no framing,
-// and the rest of helmet's defaults (nosniff, no referrer, HSTS, same-origin opener and resource policy).
+// and the rest of helmet's defaults (nosniff, HSTS, same-origin opener and resource policy), with no
+// referrer sent to other sites.
 // The api's JSON routes and /docs are left as they were (Swagger UI needs inline scripts).
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
@@ -30,8 +31,9 @@ export async function setupWebSecurity(app: NestFastifyApplication): Promise<voi
         Object.entries(CONTENT_SECURITY_POLICY).map(([name, values]) => [name, [...values]]),
       ),
     },
-    // The pages link to nothing that needs a referrer; sign-in links carry a token in their query.
-    referrerPolicy: { policy: 'no-referrer' },
+    // No referrer to other sites (a sign-in link carries a token in its query). Not no-referrer: with it,
+    // browsers send `Origin: null` on our own forms, and the sign-in form is checked by its Origin.
+    referrerPolicy: { policy: 'same-origin' },
   });
   const fastify = app.getHttpAdapter().getInstance();
   // reply.helmet() sets the headers at once (helmet's middleware is synchronous).

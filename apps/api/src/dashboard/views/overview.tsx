@@ -60,6 +60,7 @@ export function OverviewPage(props: {
         <Table
           caption={`Events and delivery attempts in the last ${health.hours} hours`}
           head={['Outcome', 'Count']}
+          numeric={['Count']}
           rows={EVENT_STATUSES.length + 2}
         >
           {EVENT_STATUSES.map((status) => (

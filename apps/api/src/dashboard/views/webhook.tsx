@@ -49,7 +49,9 @@ export function WebhookPage(props: {
             items={[
               ['URL', webhook.url],
               ['Status', <EndpointStatus status={webhook.status} />],
-              ['Why the challenge failed', webhook.challengeError ?? 'it passed'],
+              ...(webhook.challengeError
+                ? ([['Why the challenge failed', webhook.challengeError]] as const)
+                : []),
               ['Registered', <Time iso={webhook.createdAt} />],
               ['Changed', <Time iso={webhook.updatedAt} />],
             ]}
@@ -174,7 +176,7 @@ function OutcomeNotice(props: { readonly outcome: WebhookOutcome }) {
               ? `The test event was delivered: HTTP 200 in ${result.durationMs} ms.`
               : `The test event was not delivered: ${result.statusCode === null ? (result.errorKind ?? 'error') : `HTTP ${result.statusCode}`} after ${result.durationMs} ms.`}
           </Notice>
-          <details>
+          <details class="card">
             <summary>What was sent and answered</summary>
             <p>svc-event-id {outcome.eventId}</p>
             <CodeBlock label="Body sent" text={outcome.body} />

@@ -29,6 +29,8 @@ export function Facts(props: { readonly items: readonly (readonly [string, Compo
 export function Table(props: {
   readonly caption: string;
   readonly head: readonly string[];
+  /** Columns (by heading) whose values are numbers, aligned right. */
+  readonly numeric?: readonly string[];
   readonly children?: ComponentChildren;
   readonly empty?: string;
   readonly rows: number;
@@ -41,7 +43,7 @@ export function Table(props: {
         <thead>
           <tr>
             {props.head.map((name) => (
-              <th scope="col" key={name}>
+              <th scope="col" key={name} class={props.numeric?.includes(name) ? 'num' : undefined}>
                 {name}
               </th>
             ))}
@@ -72,10 +74,10 @@ export function Pager(props: { readonly first?: string | undefined; readonly nex
   );
 }
 
-/** An ISO 8601 time, shown as UTC to the minute (second precision in the title). */
+/** An ISO 8601 time, shown as UTC to the second (milliseconds in the title). */
 export function Time(props: { readonly iso: string | null | undefined; readonly empty?: string }) {
   if (!props.iso) return <span class="muted">{props.empty ?? 'never'}</span>;
-  const text = props.iso.replace('T', ' ').replace(/:\d{2}\.\d{3}Z$/, ' UTC');
+  const text = props.iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
   return (
     <time dateTime={props.iso} title={props.iso}>
       {text}
