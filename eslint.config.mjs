@@ -26,6 +26,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The web areas' scripts run in the browser (apps/api/src/web).
+    files: ['apps/api/public/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -17,6 +17,22 @@ module.exports = {
         module: { type: 'commonjs' },
       },
     ],
+    // Server-rendered pages (apps/api/src/web): JSX through Preact's automatic runtime, as tsconfig says.
+    '^.+\\.tsx$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true, decorators: true },
+          transform: {
+            legacyDecorator: true,
+            decoratorMetadata: true,
+            react: { runtime: 'automatic', importSource: 'preact' },
+          },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };

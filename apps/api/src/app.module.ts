@@ -11,6 +11,7 @@ import { AllExceptionsFilter } from './common/exception.filter.js';
 import type { AppConfig } from './config/config.js';
 import { CoreModule } from './core.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
@@ -39,6 +40,7 @@ export interface AppDependencies {
 @Module({})
 export class AppModule {
   static forRoot(deps: AppDependencies): DynamicModule {
+    const orders = OrdersModule.forRoot(deps.venue);
     return {
       module: AppModule,
       imports: [
@@ -52,12 +54,13 @@ export class AppModule {
         MetricsModule,
         NoticesModule,
         OAuthModule,
-        OrdersModule.forRoot(deps.venue),
+        orders,
         OrgsModule,
         PolicyModule,
         PricesModule,
         UsersModule,
         WebhooksModule,
+        DashboardModule.forRoot(orders),
         ...(deps.testModules ?? []),
       ],
       providers: [

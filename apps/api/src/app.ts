@@ -15,6 +15,10 @@ import { echoRequestId, RequestLog, requestId } from './common/logger.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
+import { dropEmptyQueryValues } from './web/filter-forms.js';
+import { PUBLIC_DIR } from './web/public-dir.js';
+import { webPageRoutes } from './web/web-areas.js';
+import { setupWebSecurity } from './web/web-security.js';
 
 /** Every route of the api is under this prefix but those of operations. */
 export const API_PREFIX = 'api/v1';
@@ -36,7 +40,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     rawBody: true,
     logger: nestLogger(deps.logger),
   });
-  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
+  app.setGlobalPrefix(API_PREFIX, { exclude: [...UNPREFIXED_ROUTES, ...webPageRoutes(app)] });
   app.useGlobalPipes(createValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
   const fastify = app.getHttpAdapter().getInstance();
@@ -45,6 +49,9 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(fastify);
   setupOpenApi(app);
+  await setupWebSecurity(app);
+  dropEmptyQueryValues(fastify);
+  app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   await app.init();
   return app;
 }

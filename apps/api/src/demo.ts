@@ -9,6 +9,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { ALL_SCOPES } from '@svc/protocol';
 
 import { ApiKeysService } from './credentials/api-keys.service.js';
+import { DASHBOARD_PERMISSIONS } from './dashboard/dashboard-permissions.js';
+import { DashboardSessionsService } from './dashboard/dashboard-sessions.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PricesService } from './prices/prices.service.js';
@@ -71,12 +73,32 @@ export async function ensureDemoCredentials(
   return { credentials, created: true };
 }
 
-/** What `npm start` prints: where the service is, and requests to paste. */
-export function demoInstructions(file: string, c: DemoCredentials): string {
+/**
+ * A sign-in link to the demo organisation's dashboard with every permission, for `npm start` to print: the
+ * organisation's backend would ask for it (POST /api/v1/dashboard/sessions/, docs/dashboard.md).
+ */
+export async function demoDashboardLink(c: DemoCredentials, app: INestApplicationContext): Promise<string> {
+  const link = await app
+    .get(DashboardSessionsService)
+    .createLink(c.orgId, { permissions: [...DASHBOARD_PERMISSIONS], lifetimeSeconds: 8 * 3600 }, c.baseUrl);
+  return link.url;
+}
+
+/** What `npm start` prints: where the service is, the dashboard, and requests to paste. */
+export function demoInstructions(file: string, c: DemoCredentials, dashboardLink?: string): string {
   return [
     `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
     `Demo organisation ${c.orgId}: credentials in ${file}`,
     '',
+    ...(dashboardLink
+      ? [
+          "Open the demo organisation's dashboard (this link works once, within 10 minutes):",
+          `  ${dashboardLink}`,
+          "Another link, as the organisation's backend asks for one (docs/dashboard.md):",
+          `  node -e 'const c=require("${file}"),{createHmac}=require("crypto"),b=JSON.stringify({permissions:["MANAGE_WEBHOOKS","REVEAL_SECRET","MANAGE_CREDENTIALS"]}),t=String(Math.floor(Date.now()/1000)),s=createHmac("sha256",c.apiSecret).update(JSON.stringify({body:JSON.parse(b),query:{},url:"/api/v1/dashboard/sessions/",ts:t})).digest("hex");fetch(c.baseUrl+"/api/v1/dashboard/sessions/",{method:"POST",headers:{"content-type":"application/json","x-api-key":c.apiKey,"x-timestamp":t,"x-signature":s},body:b}).then(r=>r.json()).then(r=>console.log(r.data.url))'`,
+          '',
+        ]
+      : []),
     'Get a token and call the OAuth test endpoint:',
     `  TOKEN=$(curl -s ${c.baseUrl}/api/v1/oauth/token -d grant_type=client_credentials \\`,
     `    -d client_id=${c.clientId} -d client_secret=${c.clientSecret} \\`,

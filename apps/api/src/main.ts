@@ -10,7 +10,7 @@ import { runService, StartupError } from '@svc/runtime';
 import { createApp } from './app.js';
 import { CredentialsService } from './credentials/credentials.service.js';
 import { loadConfig } from './config/config.js';
-import { demoInstructions, ensureDemoCredentials } from './demo.js';
+import { demoDashboardLink, demoInstructions, ensureDemoCredentials } from './demo.js';
 
 /** Where the repository root is when run as apps/api/dist/main.js. */
 const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -54,7 +54,7 @@ runService({
         config.adminToken,
         app,
       );
-      console.log(demoInstructions(file, credentials));
+      console.log(demoInstructions(file, credentials, await demoDashboardLink(credentials, app)));
     }
 
     // In order: stop taking requests and finish the ones in flight, then the queue (then the pool and

@@ -422,6 +422,7 @@ describe('operator surface', () => {
           'createdAt',
           'id',
           'label',
+          'lastUsedAt',
           'orgId',
           'revokedAt',
         ]);
@@ -565,6 +566,7 @@ describe('operator surface', () => {
           'createdAt',
           'id',
           'label',
+          'lastUsedAt',
           'orgId',
           'revokedAt',
           'scopes',

@@ -121,7 +121,7 @@ describe('KYC', () => {
     for (const file of options.files ?? [{ content: PDF }]) {
       form.append(
         file.field ?? 'file',
-        new Blob([file.content], { type: file.type ?? 'application/pdf' }),
+        new Blob([new Uint8Array(file.content)], { type: file.type ?? 'application/pdf' }),
         file.name ?? 'passport.pdf',
       );
     }

@@ -3,12 +3,14 @@
 // error and a lost database.
 import { Writable } from 'node:stream';
 
+import { RequestMethod } from '@nestjs/common';
 import { ModulesContainer, type ReflectableDecorator, Reflector } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { isEnvelope } from '@svc/protocol';
 
 import { AUTH_METADATA, orgSecurity, SECURITY_SCHEMES } from '../src/auth/decorators.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
+import { WEB_PAGES_METADATA, webPageRoutes } from '../src/web/web-areas.js';
 import { INTERNAL_DETAIL, TestRoutesModule } from './support/test-routes.module.js';
 
 /** A pino destination that keeps every line. */
@@ -89,10 +91,17 @@ describe('operations', () => {
       expect(schemes[SECURITY_SCHEMES.admin]).toMatchObject({ type: 'http', scheme: 'bearer' });
     });
 
-    it("lists every route the app serves but the operators' /metrics, and nothing else", () => {
+    it("lists every route the app serves but the operators' /metrics and the web pages, and nothing else", () => {
+      // The web areas' pages and assets are not api routes (docs/decisions.md, "Dashboard: the web stack");
+      // @fastify/static's /assets/* prints as `*`.
+      const pages = new Set(
+        webPageRoutes(api.app).map((route) => `${RequestMethod[route.method]} /${route.path}`),
+      );
       const served = servedRoutes(api)
         .filter((route) => !route.startsWith('HEAD '))
-        .filter((route) => !/^GET \/(docs\b|openapi\.json$|metrics$)/.test(route));
+        .filter((route) => !/^GET \/(docs\b|openapi\.json$|metrics$)/.test(route))
+        .filter((route) => !pages.has(route) && route !== 'GET *');
+      expect(pages.size).toBeGreaterThan(10);
       const documented = Object.entries(document.paths).flatMap(([path, item]) =>
         Object.keys(item)
           .filter((key) => key !== 'parameters')
@@ -115,6 +124,8 @@ describe('operations', () => {
       );
       let checked = 0;
       for (const { metatype, name, handlers } of controllers(api)) {
+        // Pages (@WebPages) are out of the document; their session guard is tested in dashboard-sessions.
+        if (Reflect.getMetadata(WEB_PAGES_METADATA, metatype)) continue;
         for (const handler of handlers) {
           const targets = [handler, metatype];
           const declared = <T>(decorator: ReflectableDecorator<T>): T | undefined =>

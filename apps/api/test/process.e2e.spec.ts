@@ -188,6 +188,26 @@ describe('node apps/api/dist/main.js', () => {
         data: { symbol: 'BTC_EUR', side: 'BUY', status: 'COMPLETED', filled: 0.01, price: 50000 },
         error: null,
       });
+
+      // The dashboard: the link it prints opens, and so does the one its command asks for.
+      const link =
+        lines[lines.findIndex((line) => line.startsWith("Open the demo organisation's dashboard")) + 1];
+      expect(link).toMatch(new RegExp(`^ {2}http://127\\.0\\.0\\.1:${port}/dashboard/sign-in\\?token=`));
+      const signIn = await fetch(link!.trim());
+      expect(signIn.status).toBe(200);
+      expect(await signIn.text()).toContain('Demo organisation');
+      const another = lines[lines.findIndex((line) => line.startsWith('Another link')) + 1]!;
+      const anotherUrl = await new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['-e', another.trim().slice("node -e '".length, -1)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('error', reject);
+        child.on('exit', () => resolve(out.trim()));
+      });
+      expect(anotherUrl).not.toBe(link!.trim());
+      expect((await fetch(anotherUrl)).status).toBe(200);
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;

@@ -291,3 +291,27 @@ export type JsonObject = { readonly [key: string]: unknown };
 
 export type { KycEventType };
 export type ScopeList = readonly Scope[] | string;
+
+/** What a dashboard session may do beyond reading. */
+export type DashboardPermission = 'MANAGE_WEBHOOKS' | 'REVEAL_SECRET' | 'MANAGE_CREDENTIALS';
+
+export interface CreateDashboardSessionParams {
+  /** Omitted or empty: the session only reads. */
+  readonly permissions?: readonly DashboardPermission[];
+  /** How long the session lasts once the link is opened: 60 to 604800 seconds, default 3600. */
+  readonly lifetimeSeconds?: number;
+}
+
+/** A single-use sign-in link to the organisation dashboard. */
+export interface DashboardLink {
+  readonly url: string;
+  /** The link is refused after this (ISO 8601). */
+  readonly expiresAt: string;
+  readonly permissions: DashboardPermission[];
+  readonly lifetimeSeconds: number;
+}
+
+export interface DashboardSessionsEnded {
+  readonly sessionsEnded: number;
+  readonly linksRevoked: number;
+}

@@ -147,6 +147,19 @@ const TABLE: readonly Entry[] = [
     http: 'GET',
     path: '/api/v1/webhooks/deliveries',
   },
+  {
+    method: 'dashboard.createSession',
+    answer: 'DashboardLink',
+    http: 'POST',
+    path: '/api/v1/dashboard/sessions',
+    request: 'CreateDashboardSessionParams',
+  },
+  {
+    method: 'dashboard.endAllSessions',
+    answer: 'DashboardSessionsEnded',
+    http: 'POST',
+    path: '/api/v1/dashboard/sessions/revoke',
+  },
   // The echo: the SDK types it as the object it was sent; checked apart (ECHO below).
   { method: 'oauth.test', answer: 'T', http: 'POST', path: '/api/v1/oauth/test', request: 'T' },
   // Not a resource method: the client's token exchange reads the protocol's OAuthTokenData.

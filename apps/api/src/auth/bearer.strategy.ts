@@ -27,6 +27,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
         'www-authenticate': 'Bearer error="invalid_token"',
       });
     }
+    await this.credentials.touch('client', live.clientId);
     return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
   }
 }

@@ -47,6 +47,7 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
     if (!(await this.credentials.claimSignature(key.id, headers.signature, result.timestamp))) {
       throw this.refuse('replayed_signature', 'this signature was already used: sign each request afresh');
     }
+    await this.credentials.touch('apiKey', key.id);
     return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
   }
 

@@ -4,13 +4,18 @@
 // bad input").
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
+import { webAreaOf } from '../web/web-areas.js';
 import { unsupportedMediaType } from './errors.js';
 
-/** Route patterns, as registered, that take each non-JSON type. */
+/** Route patterns, as registered, that take each non-JSON type; the web areas' forms post form-urlencoded. */
 const ONLY_ON: Readonly<Record<string, readonly string[]>> = {
   'application/x-www-form-urlencoded': ['/api/v1/oauth/token'],
   'multipart/form-data': ['/api/v1/user/:orgUserId/kyc/documents'],
 };
+
+const takes = (media: string, route: string) =>
+  ONLY_ON[media]?.includes(route) === true ||
+  (media === 'application/x-www-form-urlencoded' && webAreaOf(route) !== undefined);
 
 export function checkContentTypes(fastify: FastifyInstance): void {
   // Async so that a throw is the request's error (a synchronous hook would have to call done).
@@ -28,9 +33,8 @@ export function checkContentTypes(fastify: FastifyInstance): void {
         `charset ${JSON.stringify(charset.slice(0, 100))} is not accepted: send UTF-8`,
       );
     }
-    const routes = ONLY_ON[media];
     const route = (request.routeOptions.url ?? '').replace(/\/$/, '');
-    if (routes && !routes.includes(route)) {
+    if (ONLY_ON[media] && !takes(media, route)) {
       throw unsupportedMediaType(`${media} is not accepted here: send application/json`);
     }
   });

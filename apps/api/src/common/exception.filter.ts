@@ -12,6 +12,9 @@ import type { Logger } from 'pino';
 
 import { AppError, ERRORS, errorMessage, InsufficientScopeError, statusText } from './errors.js';
 import { LOGGER } from './logger.js';
+import { ErrorPage } from '../web/components/error-page.js';
+import { renderHtml } from '../web/web-answer.js';
+import { webAreaHome, webAreaOf } from '../web/web-areas.js';
 
 /** Errors meaning PostgreSQL is not reachable (connection refused or dropped, shutting down, too busy). */
 const UNAVAILABLE_CODES = new Set([
@@ -45,6 +48,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const { status, message, headers } = this.describe(exception, request);
     for (const [name, value] of Object.entries(headers)) httpAdapter.setHeader(reply, name, value);
+    const area = webAreaOf(request.url);
+    if (area) {
+      // A web area's failures are pages (web/components/error-page.tsx), never cached.
+      httpAdapter.setHeader(reply, 'content-type', 'text/html; charset=utf-8');
+      httpAdapter.setHeader(reply, 'cache-control', 'no-store');
+      httpAdapter.reply(reply, renderHtml(ErrorPage({ status, message, area: webAreaHome(area) })), status);
+      return;
+    }
     httpAdapter.reply(reply, errorEnvelope(status, message), status);
   }
 

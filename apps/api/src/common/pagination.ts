@@ -2,7 +2,7 @@
 // previous page's `nextCursor`; items in the order of the list's key (its id, or a prices' symbol).
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { type FindOptionsWhere, MoreThan, type ObjectLiteral, type Repository } from 'typeorm';
+import { type FindOptionsWhere, LessThan, MoreThan, type ObjectLiteral, type Repository } from 'typeorm';
 
 import { SYMBOL } from './assets.js';
 import { badRequest } from './errors.js';
@@ -106,6 +106,12 @@ export interface Keyset<E, C extends keyof E & string> {
 }
 
 /**
+ * Which way a list runs along its key: the api's lists run oldest first (ascending ids); the dashboard shows
+ * the newest first.
+ */
+export type PageOrder = 'oldest-first' | 'newest-first';
+
+/**
  * The keyset read every list shares: the rows matching `where` after the cursor, in key order, one more
  * than the page holds to learn whether another page follows.
  */
@@ -114,13 +120,18 @@ export async function findPage<E extends ObjectLiteral, C extends keyof E & stri
   where: FindOptionsWhere<E>,
   keyset: Keyset<E, C>,
   query: PageQuery,
+  order: PageOrder = 'oldest-first',
 ): Promise<Page<E>> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const after = decodeCursor(query.cursor, keyset.key);
-  const filter = after === undefined ? where : { ...where, [keyset.column]: MoreThan(after) };
+  const newestFirst = order === 'newest-first';
+  const filter =
+    after === undefined
+      ? where
+      : { ...where, [keyset.column]: newestFirst ? LessThan(after) : MoreThan(after) };
   const rows = await repository.find({
     where: filter,
-    order: { [keyset.column]: 'ASC' } as never,
+    order: { [keyset.column]: newestFirst ? 'DESC' : 'ASC' } as never,
     take: limit + 1,
   });
   return toPage(rows, limit, (row) => row[keyset.column], keyset.key);

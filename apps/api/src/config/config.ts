@@ -2,7 +2,7 @@
 // variable stops the start with one line naming it and the rule (docs/decisions.md, "Operations"). The
 // variables the worker reads too, and the loader, are @svc/runtime's.
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import {
   developmentSecret,
   loadServiceEnvironment,
@@ -78,6 +78,19 @@ class Environment extends ServiceEnvironment {
   @Min(0)
   @Max(86400)
   KYC_EXPIRY_SWEEP_SECONDS?: number;
+
+  /** Where people reach the api (scheme, host, port); the dashboard's sign-in links start with it. */
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  PUBLIC_URL?: string;
+
+  /** Seconds a dashboard sign-in link may wait to be opened. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(30)
+  @Max(3600)
+  DASHBOARD_LINK_TTL_SECONDS?: number;
 }
 
 export interface AppConfig extends ServiceSettings {
@@ -90,6 +103,9 @@ export interface AppConfig extends ServiceSettings {
   readonly tokenRateLimitPerMinute: number;
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
+  /** Without a trailing slash; null: the address each request was sent to. */
+  readonly publicUrl: string | null;
+  readonly dashboardLinkTtlSeconds: number;
 }
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -117,6 +133,8 @@ export function loadConfig(
     tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    dashboardLinkTtlSeconds: env.DASHBOARD_LINK_TTL_SECONDS ?? 600,
   });
 }
 

@@ -46,8 +46,8 @@ export class ApiKeysService {
         orgId,
         details: { id: row.id, apiKey: row.key, label: row.label },
       });
-      const { id, apiKey, label, createdAt, revokedAt } = apiKeyView(row);
-      return { id, orgId, apiKey, apiSecret, label, createdAt, revokedAt };
+      const { id, apiKey, label, createdAt, revokedAt, lastUsedAt } = apiKeyView(row);
+      return { id, orgId, apiKey, apiSecret, label, createdAt, revokedAt, lastUsedAt };
     });
   }
 

@@ -10,6 +10,7 @@ export function apiKeyView(row: ApiKey) {
     label: row.label,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   };
 }
 
@@ -24,6 +25,7 @@ export function oauthClientView(row: OAuthClient) {
     label: row.label,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   };
 }
 

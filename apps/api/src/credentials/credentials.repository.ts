@@ -16,7 +16,7 @@ export class CredentialsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   insertApiKey(manager: EntityManager, values: NewApiKey): Promise<ApiKey> {
-    return manager.save(manager.create(ApiKey, { ...values, revokedAt: null }));
+    return manager.save(manager.create(ApiKey, { ...values, revokedAt: null, lastUsedAt: null }));
   }
 
   /** The unrevoked key with this public value. */
@@ -44,7 +44,7 @@ export class CredentialsRepository {
   }
 
   insertClient(manager: EntityManager, values: NewOAuthClient): Promise<OAuthClient> {
-    return manager.save(manager.create(OAuthClient, { ...values, revokedAt: null }));
+    return manager.save(manager.create(OAuthClient, { ...values, revokedAt: null, lastUsedAt: null }));
   }
 
   /** The unrevoked client with this client_id. */
@@ -98,6 +98,15 @@ export class CredentialsRepository {
       .andWhere('clientId' in owner ? 'client_id = :clientId' : 'org_id = :orgId', owner)
       .execute();
     return result.affected ?? 0;
+  }
+
+  /** Sets last_used_at of the API key or OAuth client to now, unless it was set within the last minute. */
+  async touch(table: 'api_keys' | 'oauth_clients', id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${table} SET last_used_at = now() WHERE id = $1 ` +
+        "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')",
+      [id],
+    );
   }
 
   /** Records the (key, signature) pair until `expiresAt`; false when it was recorded before. */

@@ -10,6 +10,9 @@ import { decryptSecret, sha256Hex } from './secrets.js';
 
 export const CACHE_TTL_MS = 500;
 
+/** "Last used" is kept to the minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
 export interface LiveApiKey {
   readonly id: string;
   readonly orgId: number;
@@ -18,6 +21,8 @@ export interface LiveApiKey {
 
 export interface LiveToken {
   readonly id: string;
+  /** The OAuth client's row id. */
+  readonly clientId: string;
   readonly orgId: number;
   readonly scopes: readonly Scope[];
   readonly expiresAt: number;
@@ -51,6 +56,8 @@ class TtlCache<V> {
 export class CredentialsService {
   private readonly apiKeys = new TtlCache<LiveApiKey>(CACHE_TTL_MS);
   private readonly tokens = new TtlCache<LiveToken>(CACHE_TTL_MS);
+  /** When this instance last recorded each credential's use. */
+  private readonly touched = new Map<string, number>();
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -78,6 +85,7 @@ export class CredentialsService {
       if (!row) return null;
       return {
         id: row.id,
+        clientId: row.clientId,
         orgId: row.orgId,
         scopes: row.scopes.filter(isScope),
         expiresAt: row.expiresAt.getTime(),
@@ -93,6 +101,19 @@ export class CredentialsService {
   claimSignature(apiKeyId: string, signature: string, timestampSeconds: number): Promise<boolean> {
     const expiresAt = new Date((timestampSeconds + this.config.signatureWindow.maxAgeSeconds + 1) * 1000);
     return this.credentials.claimSignature(apiKeyId, signature, expiresAt);
+  }
+
+  /**
+   * Records that the API key or OAuth client (its row id) was just used, for the dashboard's "last used":
+   * at most one write per credential per minute from this instance, the database skipping the rest.
+   */
+  async touch(kind: 'apiKey' | 'client', id: string): Promise<void> {
+    const now = Date.now();
+    const key = `${kind}:${id}`;
+    if ((this.touched.get(key) ?? 0) > now - TOUCH_INTERVAL_MS) return;
+    if (this.touched.size >= 10_000) this.touched.clear();
+    this.touched.set(key, now);
+    await this.credentials.touch(kind === 'apiKey' ? 'api_keys' : 'oauth_clients', id);
   }
 
   /** Deletes used signatures whose window has passed; any instance may run it. */

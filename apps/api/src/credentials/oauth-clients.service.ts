@@ -61,8 +61,8 @@ export class OAuthClientsService {
         orgId,
         details: { id: row.id, clientId: row.clientId, scopes, label: row.label },
       });
-      const { id, clientId, label, createdAt, revokedAt } = oauthClientView(row);
-      return { id, orgId, clientId, clientSecret, scopes, label, createdAt, revokedAt };
+      const { id, clientId, label, createdAt, revokedAt, lastUsedAt } = oauthClientView(row);
+      return { id, orgId, clientId, clientSecret, scopes, label, createdAt, revokedAt, lastUsedAt };
     });
   }
 

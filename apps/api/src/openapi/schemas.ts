@@ -13,6 +13,8 @@ import {
 } from '@svc/protocol';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
+import { DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
+
 type Schema = Record<string, unknown>;
 
 const string: Schema = { type: 'string' };
@@ -99,6 +101,10 @@ const apiKey = {
   label: string,
   createdAt: dateTime,
   revokedAt: orNull(dateTime),
+  lastUsedAt: {
+    ...orNull(dateTime),
+    description: 'When it last signed a request, to the minute; null if never',
+  },
 };
 
 const oauthClient = {
@@ -109,6 +115,10 @@ const oauthClient = {
   label: string,
   createdAt: dateTime,
   revokedAt: orNull(dateTime),
+  lastUsedAt: {
+    ...orNull(dateTime),
+    description: 'When one of its tokens last authenticated a request, to the minute; null if never',
+  },
 };
 
 const notice = {
@@ -324,6 +334,20 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     orgId: orNull(integer),
     details: { type: 'object', description: 'What changed, by action' },
     createdAt: dateTime,
+  }),
+  DashboardLink: record('A single-use sign-in link to the organisation dashboard', {
+    url: { type: 'string', format: 'uri', description: 'Open it in a browser once, before expiresAt' },
+    expiresAt: { ...dateTime, description: 'The link is refused after this (ISO 8601, UTC)' },
+    permissions: {
+      type: 'array',
+      items: enumOf(DASHBOARD_PERMISSIONS),
+      description: 'What the session may do beyond reading',
+    },
+    lifetimeSeconds: { type: 'integer', description: 'How long the session lasts once the link is opened' },
+  }),
+  DashboardSessionsEnded: record("The organisation's dashboard sessions ended and unused links voided", {
+    sessionsEnded: { ...integer, minimum: 0 },
+    linksRevoked: { ...integer, minimum: 0 },
   }),
   Health: record('The process is up', { status: enumOf(['ok']) }),
   Ready: record('The process can serve', { status: enumOf(['ready']) }),

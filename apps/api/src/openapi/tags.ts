@@ -22,6 +22,11 @@ export const TAGS: readonly { name: string; description: string; group: (typeof 
     description: "The organisation's webhook endpoint and its deliveries",
   },
   {
+    name: 'Dashboard',
+    group: 'Organisation API',
+    description: 'Sign-in links to the organisation dashboard (/dashboard/), and ending its sessions',
+  },
+  {
     name: 'Operator: Organisations',
     group: 'Operator API',
     description: 'Organisations, with the admin token',

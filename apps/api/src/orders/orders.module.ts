@@ -16,6 +16,7 @@ export class OrdersModule {
       imports: [EventsModule, MetricsModule],
       controllers: [OrdersController, PositionsController],
       providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
+      exports: [OrdersService],
     };
   }
 }

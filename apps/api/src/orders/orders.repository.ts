@@ -7,7 +7,7 @@ import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
 import { Dec } from '../common/decimal.js';
-import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import { holdingsValue, type OrderRequest, type TradingFacts } from './order-math.js';
 
@@ -184,14 +184,14 @@ export class OrdersRepository {
     return this.dataSource.getRepository(Order).findOneBy({ orgId, id });
   }
 
-  list(orgId: number, query: ListOrdersQuery): Promise<Page<Order>> {
+  list(orgId: number, query: ListOrdersQuery, order?: PageOrder): Promise<Page<Order>> {
     const where: FindOptionsWhere<Order> = { orgId };
     if (query.orgUserId !== undefined) where.orgUserId = query.orgUserId;
     if (query.symbol !== undefined) where.symbol = query.symbol;
     if (query.side !== undefined) where.side = query.side;
     if (query.status !== undefined) where.status = query.status;
     if (query.clientOrderId !== undefined) where.clientOrderId = query.clientOrderId;
-    return findPage(this.dataSource.getRepository(Order), where, BY_ID, query);
+    return findPage(this.dataSource.getRepository(Order), where, BY_ID, query, order);
   }
 
   /**

@@ -9,7 +9,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { pairOf } from '../common/assets.js';
 import { badRequest, conflict, notFound } from '../common/errors.js';
 import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
-import { mapPage, type Page } from '../common/pagination.js';
+import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
@@ -152,8 +152,12 @@ export class OrdersService {
     return orderRecord(order);
   }
 
-  async list(orgId: number, query: ListOrdersQuery): Promise<Page<ReturnType<typeof orderRecord>>> {
-    return mapPage(await this.orders.list(orgId, query), orderRecord);
+  async list(
+    orgId: number,
+    query: ListOrdersQuery,
+    order?: PageOrder,
+  ): Promise<Page<ReturnType<typeof orderRecord>>> {
+    return mapPage(await this.orders.list(orgId, query, order), orderRecord);
   }
 
   /** The user's non-zero positions, by asset code. */

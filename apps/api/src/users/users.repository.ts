@@ -3,12 +3,15 @@
 // follow the same way so the table has one. Reads go through TypeORM.
 import { Injectable } from '@nestjs/common';
 import { User } from '@svc/db';
-import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual } from 'typeorm';
+import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual, Like } from 'typeorm';
 
-import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
 
 const BY_ID: Keyset<User, 'id'> = { column: 'id', key: ROW_ID };
+
+/** The list's filters; the dashboard's search adds the start of an orgUserId. */
+export type UserFilters = ListUsersQuery & { readonly orgUserIdPrefix?: string };
 
 export type NewUser = Pick<
   User,
@@ -83,12 +86,13 @@ export class UsersRepository {
     });
   }
 
-  list(orgId: number, query: ListUsersQuery): Promise<Page<User>> {
+  list(orgId: number, query: UserFilters, order?: PageOrder): Promise<Page<User>> {
     const where: FindOptionsWhere<User> = { orgId };
+    if (query.orgUserIdPrefix) where.orgUserId = Like(`${query.orgUserIdPrefix.replace(/[\\%_]/g, '\\$&')}%`);
     if (query.userStatus !== undefined) where.userStatus = query.userStatus;
     if (query.kyc !== undefined) where.kyc = query.kyc;
     if (query.tnc !== undefined) where.tnc = query.tnc;
-    return findPage(this.dataSource.getRepository(User), where, BY_ID, query);
+    return findPage(this.dataSource.getRepository(User), where, BY_ID, query, order);
   }
 
   /**

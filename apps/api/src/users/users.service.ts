@@ -5,13 +5,12 @@ import type { User } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
-import { mapPage, type Page } from '../common/pagination.js';
+import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
-import type { ListUsersQuery } from './dto/list-users.query.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { userRecord, userView, type UserView } from './user.view.js';
-import { UsersRepository } from './users.repository.js';
+import { type UserFilters, UsersRepository } from './users.repository.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -50,8 +49,8 @@ export class UsersService {
     return userView(await this.find(this.dataSource.manager, orgId, orgUserId));
   }
 
-  async list(orgId: number, query: ListUsersQuery): Promise<Page<UserView>> {
-    return mapPage(await this.users.list(orgId, query), userView);
+  async list(orgId: number, query: UserFilters, order?: PageOrder): Promise<Page<UserView>> {
+    return mapPage(await this.users.list(orgId, query, order), userView);
   }
 
   async update(orgId: number, orgUserId: string, input: UpdateUserDto): Promise<UserView> {

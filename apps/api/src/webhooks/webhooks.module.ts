@@ -1,17 +1,28 @@
 import { Module } from '@nestjs/common';
 
+import { AuditModule } from '../audit/audit.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { RecoveriesService } from './recoveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
+import { WebhookSecretService } from './webhook-secret.service.js';
+import { WebhookTestService } from './webhook-test.service.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [OrgsModule, EventsModule, MetricsModule],
+  imports: [OrgsModule, EventsModule, MetricsModule, AuditModule],
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, DeliveriesService, RecoveriesService],
+  providers: [
+    WebhooksRepository,
+    WebhooksService,
+    DeliveriesService,
+    RecoveriesService,
+    WebhookSecretService,
+    WebhookTestService,
+  ],
+  exports: [WebhooksService, DeliveriesService, RecoveriesService, WebhookSecretService, WebhookTestService],
 })
 export class WebhooksModule {}

@@ -34,4 +34,8 @@ export class ApiKey {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', precision: 3, nullable: true })
   revokedAt!: Date | null;
+
+  /** When it last authenticated a request (to the minute: written at most once a minute); null if never. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastUsedAt!: Date | null;
 }

@@ -1,5 +1,7 @@
 import { ApiKey } from './api-key.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
+import { DashboardLink } from './dashboard-link.entity.js';
+import { DashboardSession } from './dashboard-session.entity.js';
 import { Event } from './event.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
@@ -20,6 +22,8 @@ import { WebhookRecovery, WebhookRecoveryItem } from './webhook-recovery.entity.
 export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
 export * from './audit-entry.entity.js';
+export * from './dashboard-link.entity.js';
+export * from './dashboard-session.entity.js';
 export * from './event.entity.js';
 export * from './kyc-document.entity.js';
 export * from './kyc-review.entity.js';
@@ -58,4 +62,6 @@ export const ENTITIES = [
   Price,
   SystemNotice,
   TradingHalt,
+  DashboardLink,
+  DashboardSession,
 ];

@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+
+import { Caller, RequireScope } from '../auth/decorators.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiRoute } from '../openapi/route.decorators.js';
+import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { CreateDashboardSessionDto } from './dto/create-dashboard-session.dto.js';
+
+/** The organisation's backend asks here for links to its dashboard (docs/dashboard.md#signing-in). */
+@ApiTags('Dashboard')
+@Controller('dashboard/sessions')
+export class DashboardSessionsController {
+  constructor(private readonly sessions: DashboardSessionsService) {}
+
+  @ApiRoute({
+    summary: 'Create a dashboard sign-in link',
+    description:
+      "A single-use URL that signs a person into the organisation's dashboard (/dashboard/). Give it to the person who needs it: it must be opened within minutes (expiresAt), and the session it starts lasts lifetimeSeconds (default 1 hour, at most 7 days). Without permissions the session only reads.",
+    data: 'DashboardLink',
+  })
+  @Post()
+  @HttpCode(200)
+  @RequireScope('BASE_MODULE:WRITE')
+  create(
+    @Caller() caller: Principal,
+    @Body() body: CreateDashboardSessionDto,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.sessions.createLink(caller.orgId, body, `${request.protocol}://${request.host}`);
+  }
+
+  @ApiRoute({
+    summary: 'End every dashboard session',
+    description:
+      "Signs everyone out of the organisation's dashboard at once and voids the links not opened yet (a link that leaked, someone who left).",
+    data: 'DashboardSessionsEnded',
+  })
+  @Post('revoke')
+  @HttpCode(200)
+  @RequireScope('BASE_MODULE:WRITE')
+  revokeAll(@Caller() caller: Principal) {
+    return this.sessions.endAll(caller.orgId);
+  }
+}

@@ -1,0 +1,81 @@
+// Every query of dashboard_links and dashboard_sessions. Tokens are looked up by their SHA-256 only.
+import { Injectable } from '@nestjs/common';
+import { DashboardLink, DashboardSession } from '@svc/db';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export type NewLink = Pick<
+  DashboardLink,
+  'orgId' | 'tokenHash' | 'permissions' | 'sessionSeconds' | 'expiresAt'
+>;
+export type NewSession = Pick<DashboardSession, 'orgId' | 'tokenHash' | 'permissions' | 'expiresAt'>;
+
+@Injectable()
+export class DashboardSessionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insertLink(values: NewLink): Promise<DashboardLink> {
+    const repository = this.dataSource.getRepository(DashboardLink);
+    return repository.save(repository.create({ ...values, usedAt: null }));
+  }
+
+  /** The link with this hash while it may still be opened (unused, unexpired), without spending it. */
+  findUsableLink(tokenHash: string): Promise<DashboardLink | null> {
+    return this.dataSource
+      .getRepository(DashboardLink)
+      .createQueryBuilder('link')
+      .where('link.token_hash = :tokenHash AND link.used_at IS NULL AND link.expires_at > now()', {
+        tokenHash,
+      })
+      .getOne();
+  }
+
+  /**
+   * Marks the unused, unexpired link with this hash as used and answers it; null when there is none. One
+   * statement, so two openings of one link cannot both win.
+   */
+  async claimLink(manager: EntityManager, tokenHash: string): Promise<DashboardLink | null> {
+    const [rows] = await manager.query<[{ id: string }[], number]>(
+      'UPDATE dashboard_links SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING id',
+      [tokenHash],
+    );
+    const id = rows[0]?.id;
+    return id === undefined ? null : manager.getRepository(DashboardLink).findOneByOrFail({ id });
+  }
+
+  insertSession(manager: EntityManager, values: NewSession): Promise<DashboardSession> {
+    return manager.save(manager.create(DashboardSession, { ...values, endedAt: null }));
+  }
+
+  /** The session with this hash while it lasts (not ended, not expired). */
+  findLiveSession(tokenHash: string): Promise<DashboardSession | null> {
+    return this.dataSource
+      .getRepository(DashboardSession)
+      .createQueryBuilder('session')
+      .where('session.token_hash = :tokenHash AND session.ended_at IS NULL AND session.expires_at > now()', {
+        tokenHash,
+      })
+      .getOne();
+  }
+
+  async endSession(id: string): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL',
+      [id],
+    );
+  }
+
+  /** Ends the organisation's live sessions and voids its unused links; answers how many of each. */
+  async endAll(orgId: number): Promise<{ sessionsEnded: number; linksRevoked: number }> {
+    return this.dataSource.transaction(async (manager) => {
+      const [, sessionsEnded] = await manager.query<[unknown[], number]>(
+        'UPDATE dashboard_sessions SET ended_at = now() WHERE org_id = $1 AND ended_at IS NULL AND expires_at > now()',
+        [orgId],
+      );
+      const [, linksRevoked] = await manager.query<[unknown[], number]>(
+        'UPDATE dashboard_links SET expires_at = now() WHERE org_id = $1 AND used_at IS NULL AND expires_at > now()',
+        [orgId],
+      );
+      return { sessionsEnded, linksRevoked };
+    });
+  }
+}

@@ -1,0 +1,49 @@
+// The organisation dashboard (docs/dashboard.md): sign-in links on the api, and the pages under
+// /dashboard/, which call the features' services directly with the session's organisation.
+import { type DynamicModule, Module } from '@nestjs/common';
+
+import { CredentialsModule } from '../credentials/credentials.module.js';
+import { KycModule } from '../kyc/kyc.module.js';
+import { OrgsModule } from '../orgs/orgs.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { WebModule } from '../web/web.module.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { DashboardRepository } from './dashboard.repository.js';
+import { DashboardSessionGuard } from './dashboard-session.guard.js';
+import { DashboardSessionsController } from './dashboard-sessions.controller.js';
+import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
+import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { CatalogueController } from './pages/catalogue.controller.js';
+import { CredentialsPageController } from './pages/credentials.controller.js';
+import { OrdersPageController } from './pages/orders.controller.js';
+import { OverviewController } from './pages/overview.controller.js';
+import { SignInController } from './pages/sign-in.controller.js';
+import { UsersPageController } from './pages/users.controller.js';
+import { WebhookPageController } from './pages/webhook.controller.js';
+
+@Module({})
+export class DashboardModule {
+  /** `orders`: the app's OrdersModule (a dynamic module: its venue is the app's). */
+  static forRoot(orders: DynamicModule): DynamicModule {
+    return {
+      module: DashboardModule,
+      imports: [OrgsModule, UsersModule, KycModule, CredentialsModule, WebhooksModule, WebModule, orders],
+      controllers: [
+        DashboardSessionsController,
+        SignInController,
+        OverviewController,
+        WebhookPageController,
+        UsersPageController,
+        OrdersPageController,
+        CredentialsPageController,
+        CatalogueController,
+      ],
+      providers: [
+        DashboardSessionsRepository,
+        DashboardSessionsService,
+        DashboardRepository,
+        DashboardSessionGuard,
+      ],
+    };
+  }
+}

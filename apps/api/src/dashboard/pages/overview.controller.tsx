@@ -1,0 +1,49 @@
+// The overview page, and signing the whole organisation out of the dashboard.
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import { OrgsService } from '../../orgs/orgs.service.js';
+import { page, redirectTo } from '../../web/web-answer.js';
+import { WebPages } from '../../web/web-pages.decorator.js';
+import { clearedCookieOptions } from '../../web/web-session-cookie.js';
+import { DashboardRepository } from '../dashboard.repository.js';
+import {
+  Dashboard,
+  DASHBOARD_COOKIE,
+  DASHBOARD_PATH,
+  type DashboardContext,
+  DashboardSessionGuard,
+  DashboardWrite,
+} from '../dashboard-session.guard.js';
+import { DashboardSessionsService } from '../dashboard-sessions.service.js';
+import { OverviewPage } from '../views/overview.js';
+
+@WebPages()
+@UseGuards(DashboardSessionGuard)
+@Controller('dashboard')
+export class OverviewController {
+  constructor(
+    private readonly orgs: OrgsService,
+    private readonly dashboard: DashboardRepository,
+    private readonly sessions: DashboardSessionsService,
+  ) {}
+
+  @Get()
+  async show(@Dashboard() ctx: DashboardContext) {
+    const orgId = ctx.session.orgId;
+    const [org, health] = await Promise.all([this.orgs.own(orgId), this.dashboard.webhookHealth(orgId)]);
+    return page(<OverviewPage ctx={ctx} org={org} health={health} />);
+  }
+
+  @Post('sign-out-everyone')
+  @DashboardWrite('MANAGE_CREDENTIALS')
+  async signOutEveryone(
+    @Dashboard() ctx: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    await this.sessions.endAll(ctx.session.orgId);
+    void reply.clearCookie(DASHBOARD_COOKIE, clearedCookieOptions(request, DASHBOARD_PATH));
+    return redirectTo('/dashboard/signed-out');
+  }
+}

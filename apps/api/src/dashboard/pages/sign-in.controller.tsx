@@ -1,0 +1,90 @@
+// Signing in and out (docs/dashboard.md#signing-in): the link's page, the button that spends it and sets
+// the session cookie, and sign-out. The sign-in pages need no session; sign-out does.
+import {
+  Body,
+  Controller,
+  ForbiddenException,
+  Get,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import { badRequest } from '../../common/errors.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { isSameOrigin } from '../../web/same-origin.js';
+import { page, redirectTo } from '../../web/web-answer.js';
+import { WebPages } from '../../web/web-pages.decorator.js';
+import { clearedCookieOptions, sessionCookieOptions } from '../../web/web-session-cookie.js';
+import {
+  Dashboard,
+  DASHBOARD_COOKIE,
+  DASHBOARD_PATH,
+  type DashboardContext,
+  DashboardSessionGuard,
+  DashboardWrite,
+} from '../dashboard-session.guard.js';
+import { DashboardSessionsService } from '../dashboard-sessions.service.js';
+import { DASHBOARD_HOME } from '../nav.js';
+import { SignedOutPage, SignInPage } from '../views/sign-in.js';
+
+const tokenOf = (value: unknown): string => {
+  if (typeof value !== 'string' || value.length === 0)
+    throw badRequest('token: the sign-in link has no token');
+  return value;
+};
+
+@WebPages()
+@Controller('dashboard')
+export class SignInController {
+  constructor(
+    private readonly sessions: DashboardSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('sign-in')
+  async show(@Query('token') token: unknown) {
+    const link = await this.sessions.peek(tokenOf(token));
+    return page(<SignInPage token={tokenOf(token)} {...link} />);
+  }
+
+  @Post('sign-in')
+  async signIn(
+    @Body() body: Record<string, unknown> | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    if (!isSameOrigin(request, this.config.publicUrl)) {
+      throw new ForbiddenException('sign in from the page the link opens');
+    }
+    const { session, token } = await this.sessions.open(tokenOf(body?.token));
+    void reply.setCookie(
+      DASHBOARD_COOKIE,
+      token,
+      sessionCookieOptions(request, DASHBOARD_PATH, session.expiresAt),
+    );
+    return redirectTo(DASHBOARD_HOME);
+  }
+
+  @Get('signed-out')
+  signedOut() {
+    return page(<SignedOutPage />);
+  }
+
+  @Post('sign-out')
+  @UseGuards(DashboardSessionGuard)
+  @DashboardWrite('SESSION')
+  async signOut(
+    @Dashboard() ctx: DashboardContext,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    await this.sessions.signOut(ctx.session.id);
+    void reply.clearCookie(DASHBOARD_COOKIE, clearedCookieOptions(request, DASHBOARD_PATH));
+    return redirectTo('/dashboard/signed-out');
+  }
+}

@@ -1,0 +1,40 @@
+// The frame of every dashboard page: the web areas' layout with the dashboard's sections, the
+// organisation, what the session may do, and sign-out.
+import type { ComponentChildren } from 'preact';
+
+import { Layout } from '../../web/components/layout.js';
+import { webAreaHome, WEB_AREAS } from '../../web/web-areas.js';
+import type { DashboardContext } from '../dashboard-session.guard.js';
+import { DASHBOARD_NAV } from '../nav.js';
+
+const AREA = webAreaHome(
+  WEB_AREAS.find((area) => area.path === '/dashboard') ?? { path: '/dashboard', name: 'Dashboard' },
+);
+
+export function DashboardPage(props: {
+  readonly ctx: DashboardContext;
+  readonly title: string;
+  /** The nav link this page is under. */
+  readonly section: string;
+  readonly children?: ComponentChildren;
+}) {
+  const { session, orgName, csrf } = props.ctx;
+  const access =
+    session.permissions.length === 0
+      ? 'read only'
+      : session.permissions.join(', ').toLowerCase().replace(/_/g, ' ');
+  return (
+    <Layout
+      title={props.title}
+      area={AREA}
+      nav={DASHBOARD_NAV}
+      current={props.section}
+      who={`${orgName} (organisation ${session.orgId}) · ${access}`}
+      signOut={{ action: '/dashboard/sign-out', csrf }}
+    >
+      {props.children}
+    </Layout>
+  );
+}
+
+export { AREA as DASHBOARD_AREA };

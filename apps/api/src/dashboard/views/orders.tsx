@@ -1,0 +1,166 @@
+// The orders page (filters by user, pair, side and status) and one order's page.
+import { ORDER_SIDES, ORDER_STATUSES, type Order } from '@svc/protocol';
+
+import type { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
+import {
+  amountText,
+  Badge,
+  Facts,
+  hrefWith,
+  Pager,
+  Table,
+  Time,
+  type Tone,
+} from '../../web/components/ui.js';
+import type { DashboardContext } from '../dashboard-session.guard.js';
+import { DashboardPage } from './dashboard-page.js';
+
+const TONES: Readonly<Record<string, Tone>> = {
+  COMPLETED: 'good',
+  PENDING: 'warn',
+  REJECTED: 'bad',
+  FAILED: 'bad',
+};
+
+export function OrderStatus(props: { readonly status: string }) {
+  return <Badge tone={TONES[props.status] ?? 'neutral'}>{props.status}</Badge>;
+}
+
+export function OrdersPage(props: {
+  readonly ctx: DashboardContext;
+  readonly query: ListOrdersQuery;
+  readonly orders: readonly Order[];
+  readonly nextCursor: string | null;
+}) {
+  const { query } = props;
+  const filters = {
+    orgUserId: query.orgUserId,
+    symbol: query.symbol,
+    side: query.side,
+    status: query.status,
+    clientOrderId: query.clientOrderId,
+  };
+  return (
+    <DashboardPage ctx={props.ctx} title="Orders" section="/dashboard/orders">
+      <form method="get" action="/dashboard/orders" class="filters" aria-label="Filter orders">
+        <label>
+          orgUserId
+          <input type="text" name="orgUserId" value={query.orgUserId ?? ''} maxLength={128} />
+        </label>
+        <label>
+          Pair
+          <input type="text" name="symbol" value={query.symbol ?? ''} placeholder="BTC_EUR" maxLength={41} />
+        </label>
+        <label>
+          Side
+          <select name="side">
+            <option value="">any</option>
+            {ORDER_SIDES.map((side) => (
+              <option key={side} value={side} selected={query.side === side}>
+                {side}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status">
+            <option value="">any</option>
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status} selected={query.status === status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          clientOrderId
+          <input type="text" name="clientOrderId" value={query.clientOrderId ?? ''} maxLength={36} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      <Table
+        caption="Orders, newest first"
+        head={['Id', 'User', 'Pair', 'Side', 'Status', 'Quantity', 'Total', 'Created']}
+        rows={props.orders.length}
+        empty="No order matches."
+      >
+        {props.orders.map((order) => (
+          <tr key={order.id}>
+            <td>
+              <a href={`/dashboard/orders/${order.id}`}>{order.id}</a>
+            </td>
+            <td>
+              <a href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}>{order.orgUserId}</a>
+            </td>
+            <td>{order.symbol}</td>
+            <td>{order.side}</td>
+            <td>
+              <OrderStatus status={order.status} />
+            </td>
+            <td class="num">{amountText(order.quantity)}</td>
+            <td class="num">{`${amountText(order.totalExecutedAmount)} ${order.commissionAsset}`}</td>
+            <td>
+              <Time iso={order.createdAt} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Pager
+        first={query.cursor ? hrefWith('/dashboard/orders', filters) : undefined}
+        next={
+          props.nextCursor
+            ? hrefWith('/dashboard/orders', { ...filters, cursor: props.nextCursor })
+            : undefined
+        }
+      />
+    </DashboardPage>
+  );
+}
+
+export function OrderPage(props: { readonly ctx: DashboardContext; readonly order: Order }) {
+  const { order } = props;
+  const quote = order.commissionAsset;
+  return (
+    <DashboardPage ctx={props.ctx} title={`Order ${order.id}`} section="/dashboard/orders">
+      <section aria-labelledby="order-heading">
+        <h2 id="order-heading">What was asked</h2>
+        <Facts
+          items={[
+            ['Status', <OrderStatus status={order.status} />],
+            ['Why refused', order.rejectionReason ?? 'not refused'],
+            [
+              'User',
+              <a href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}>{order.orgUserId}</a>,
+            ],
+            ['clientOrderId', order.clientOrderId],
+            ['Pair', order.symbol],
+            ['Side and type', `${order.side} ${order.type}`],
+            ['Quantity', amountText(order.quantity)],
+            ['Quote quantity', `${amountText(order.quoteQuantity)} ${quote}`],
+            ['Created', <Time iso={order.createdAt} />],
+            ['Changed', <Time iso={order.updatedAt} />],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="execution-heading">
+        <h2 id="execution-heading">Execution</h2>
+        <Facts
+          items={[
+            ['Filled', amountText(order.filled)],
+            ['Price', `${amountText(order.price)} ${quote}`],
+            ['Average price', `${amountText(order.averagePrice)} ${quote}`],
+            ['Estimated price', `${amountText(order.estimatedPrice)} ${quote}`],
+            [
+              'Commission',
+              `${amountText(order.commissionAmount)} ${quote} (rate ${amountText(order.commissionRate)})`,
+            ],
+            ['VAT', `${amountText(order.vatAmount)} ${quote} (rate ${amountText(order.vatRate)})`],
+            ['Net amount', `${amountText(order.netExecutedAmount)} ${quote}`],
+            ['Total amount', `${amountText(order.totalExecutedAmount)} ${quote}`],
+          ]}
+        />
+      </section>
+    </DashboardPage>
+  );
+}

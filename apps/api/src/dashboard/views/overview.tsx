@@ -1,0 +1,131 @@
+// The overview: the organisation, its plan, policy and limits, and how its webhook has fared lately.
+import type { OrgView } from '../../orgs/org.view.js';
+import { PostForm } from '../../web/components/forms.js';
+import { amountText, Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
+import type { WebhookHealth } from '../dashboard.repository.js';
+import type { DashboardContext } from '../dashboard-session.guard.js';
+import { DashboardPage } from './dashboard-page.js';
+import { EndpointStatus } from './webhook.js';
+
+const LIMITS = [
+  ['quoteLimit', 'Per order (quote amount)'],
+  ['totalLimit', 'Per day (quote amount)'],
+  ['totalExposure', 'All positions (quote value)'],
+  ['assetExposure', 'One asset (quote value)'],
+] as const;
+
+const EVENT_STATUSES = ['DELIVERED', 'PENDING', 'FAILED', 'SKIPPED'] as const;
+
+export function OverviewPage(props: {
+  readonly ctx: DashboardContext;
+  readonly org: OrgView;
+  readonly health: WebhookHealth;
+  readonly notice?: string | undefined;
+}) {
+  const { org, health, ctx } = props;
+  const policy = org.policy;
+  const limitRows = LIMITS.filter(([field]) => Object.keys(policy[field]).length > 0);
+  return (
+    <DashboardPage ctx={ctx} title="Overview" section="/dashboard/">
+      {props.notice && <Notice kind="success">{props.notice}</Notice>}
+      <section aria-labelledby="org-heading">
+        <h2 id="org-heading">Organisation</h2>
+        <Facts
+          items={[
+            ['Name', org.name],
+            ['Organisation id', String(org.orgId)],
+            ['Plan', org.plan],
+            ['KYC domain', org.kycDomain],
+            ['Support e-mail', org.supportEmails.length > 0 ? org.supportEmails.join(', ') : 'none'],
+            ['Created', <Time iso={org.createdAt} />],
+          ]}
+        />
+      </section>
+      <section aria-labelledby="webhook-heading">
+        <h2 id="webhook-heading">Webhook health</h2>
+        {org.webhook ? (
+          <Facts
+            items={[
+              ['Endpoint', <span class="wrap">{org.webhook.url}</span>],
+              ['Status', <EndpointStatus status={org.webhook.status} />],
+              ['Last delivered', <Time iso={health.lastDeliveredAt?.toISOString()} />],
+              ['Last failed attempt', <Time iso={health.lastFailedAt?.toISOString()} />],
+            ]}
+          />
+        ) : (
+          <p>
+            No webhook is registered: events are not sent. <a href="/dashboard/webhook">Set one up</a>.
+          </p>
+        )}
+        <Table
+          caption={`Events and delivery attempts in the last ${health.hours} hours`}
+          head={['Outcome', 'Count']}
+          numeric={['Count']}
+          rows={EVENT_STATUSES.length + 2}
+        >
+          {EVENT_STATUSES.map((status) => (
+            <tr key={status}>
+              <td>Events {status.toLowerCase()}</td>
+              <td class="num">{health.events[status] ?? 0}</td>
+            </tr>
+          ))}
+          <tr>
+            <td>Attempts delivered</td>
+            <td class="num">{health.attempts.delivered}</td>
+          </tr>
+          <tr>
+            <td>Attempts failed</td>
+            <td class="num">
+              {health.attempts.failed > 0 ? <Badge tone="bad">{health.attempts.failed}</Badge> : 0}
+            </td>
+          </tr>
+        </Table>
+      </section>
+      <section aria-labelledby="policy-heading">
+        <h2 id="policy-heading">Policy and limits</h2>
+        <Facts
+          items={[
+            ['Assets enabled', policy.enabledAssets.length > 0 ? policy.enabledAssets.join(', ') : 'none'],
+            ['Commission rate', amountText(policy.commissionRate)],
+            ['VAT rate', amountText(policy.vatRate)],
+          ]}
+        />
+        <Table
+          caption="Limits by currency or asset"
+          head={['Limit', 'Values']}
+          rows={limitRows.length}
+          empty="No limits are set."
+        >
+          {limitRows.map(([field, label]) => (
+            <tr key={field}>
+              <th scope="row">{label}</th>
+              <td class="wrap">
+                {Object.entries(policy[field])
+                  .map(([code, amount]) => `${code} ${amountText(amount)}`)
+                  .join(', ')}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </section>
+      <section aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Dashboard sessions</h2>
+        <p>
+          This session ends at <Time iso={ctx.session.expiresAt.toISOString()} />. Signing everyone out ends
+          every session of the organisation, this one too, and voids the links not opened yet.
+        </p>
+        {ctx.session.permissions.includes('MANAGE_CREDENTIALS') && (
+          <PostForm
+            action="/dashboard/sign-out-everyone"
+            csrf={ctx.csrf}
+            confirm="Sign everyone out of this organisation's dashboard?"
+          >
+            <button type="submit" class="button-danger">
+              Sign everyone out
+            </button>
+          </PostForm>
+        )}
+      </section>
+    </DashboardPage>
+  );
+}

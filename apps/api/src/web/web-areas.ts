@@ -1,0 +1,77 @@
+// The areas the api serves to people as HTML pages beside /api/v1 (docs/decisions.md, "Dashboard: the web
+// stack"). Under each: no global /api/v1 prefix, HTML forms accepted, the strict security headers on every
+// answer, errors as pages. An area (the organisation dashboard; the operator console) adds itself here.
+import type { INestApplicationContext, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer } from '@nestjs/core';
+
+/** A route as the global prefix's exclusions take it (Nest's RouteInfo). */
+export interface WebRoute {
+  readonly path: string;
+  readonly method: RequestMethod;
+}
+
+export interface WebArea {
+  /** Its path, without a trailing slash. */
+  readonly path: string;
+  /** Its name, as the header of its pages shows it. */
+  readonly name: string;
+}
+
+export const WEB_AREAS: readonly WebArea[] = [{ path: '/dashboard', name: 'Organisation dashboard' }];
+
+/** The one stylesheet and the small script every area shares, from apps/api/public. */
+export const ASSETS_PATH = '/assets';
+
+const within = (url: string, path: string) => {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname === path || pathname.startsWith(`${path}/`);
+};
+
+/** The area `url` (a request URL) is in, if any. */
+export function webAreaOf(url: string): WebArea | undefined {
+  return WEB_AREAS.find((area) => within(url, area.path));
+}
+
+/** Whether `url` is in a web area or its assets: what gets the security headers. */
+export function isWebPath(url: string): boolean {
+  return webAreaOf(url) !== undefined || within(url, ASSETS_PATH);
+}
+
+/** What marks a controller as one of a web area's (web-pages.decorator.ts). */
+export const WEB_PAGES_METADATA = 'svc:web-pages';
+
+/**
+ * The routes of the web areas' controllers, for the global prefix's exclusions: exactly those routes, so
+ * that an api route under /api/v1 may share a name with an area (/api/v1/dashboard/sessions/).
+ */
+export function webPageRoutes(app: INestApplicationContext): WebRoute[] {
+  const routes: WebRoute[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      if (typeof metatype !== 'function' || !Reflect.getMetadata(WEB_PAGES_METADATA, metatype)) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, metatype) ?? '');
+      const prototype = metatype.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (path === undefined || method === undefined) continue;
+        routes.push({
+          path: [base, path]
+            .map((part) => part.replace(/^\/|\/$/g, ''))
+            .filter(Boolean)
+            .join('/'),
+          method,
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+/** The area as its pages' header shows it: its name, and its home page. */
+export function webAreaHome(area: WebArea): { name: string; home: string } {
+  return { name: area.name, home: `${area.path}/` };
+}
