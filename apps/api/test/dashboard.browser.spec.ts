@@ -220,11 +220,26 @@ describe('the dashboard in a browser', () => {
     const broken = await TestReceiver.start(SECRET, () => ({ status: 500, body: 'no' }));
     try {
       await page.goto(`${api.baseUrl}/dashboard/webhook`);
+      // The organisation's endpoint is ACTIVE, so a failed challenge changes nothing and says why.
+      const [before] = await api.rows<{ url: string; status: string }>(
+        'SELECT url, status FROM webhook_endpoints WHERE org_id = $1',
+        [org.orgId],
+      );
+      expect(before!.status).toBe('ACTIVE');
       await page.getByRole('textbox', { name: 'URL' }).fill(broken.url('/broken'));
       await page.getByRole('button', { name: 'Save and run the challenge' }).click();
-      await expect(page.getByRole('alert').textContent()).resolves.toContain('The challenge failed');
+      await expect(page.getByRole('alert').textContent()).resolves.toContain(
+        'did not pass its challenge (the receiver answered HTTP 500, not 200)',
+      );
+      // The page answered 409 on purpose, which the browser reports; nothing else may be there.
+      expect(tab.consoleErrors.splice(0)).toEqual([
+        'Failed to load resource: the server responded with a status of 409 (Conflict)',
+      ]);
       expect(broken.requests).toHaveLength(1);
       expect(broken.requests[0]!.verified).toBe(true);
+      await expect(
+        api.rows('SELECT url, status FROM webhook_endpoints WHERE org_id = $1', [org.orgId]),
+      ).resolves.toEqual([before]);
 
       await page.getByRole('textbox', { name: 'URL' }).fill(next.url('/next'));
       await page.getByRole('button', { name: 'Save and run the challenge' }).click();

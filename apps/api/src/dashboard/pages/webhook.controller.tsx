@@ -59,8 +59,9 @@ export class WebhookPageController {
       const webhook = await this.webhooks.register(orgId, { url, secret });
       return await this.render(ctx, { kind: 'changed', webhook });
     } catch (error) {
-      if (error instanceof AppError && error.status === 400) {
-        return this.render(ctx, { kind: 'error', message: error.message }, 400);
+      // 400: the form's fault; 409: the new endpoint failed its challenge and the ACTIVE one stays.
+      if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
+        return this.render(ctx, { kind: 'error', message: error.message }, error.status);
       }
       throw error;
     }
