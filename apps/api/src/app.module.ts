@@ -17,6 +17,7 @@ import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NoticesModule } from './notices/notices.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { OperatorsModule } from './operators/operators.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import type { Venue } from './orders/venue.js';
 import { OrgsModule } from './orgs/orgs.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
         MetricsModule,
         NoticesModule,
         OAuthModule,
+        OperatorsModule,
         OrdersModule.forRoot(deps.venue),
         OrgsModule,
         PolicyModule,

@@ -1,20 +1,26 @@
 // The first `npm start` creates a demo ENTERPRISE organisation whose webhooks may go to a local receiver
-// (kycDomain localhost), with an API key and an OAuth client holding every scope, and writes them to
-// .data/demo-credentials.json. It may trade BTC and ETH, which get operator prices in EUR unless they
-// have some, so the printed order request fills.
+// (kycDomain localhost), with an API key and an OAuth client holding every scope, and a demo ADMIN operator
+// with a personal token for the admin CLI, and writes them to .data/demo-credentials.json. It may trade BTC
+// and ETH, which get operator prices in EUR unless they have some, so the printed order request fills.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import type { INestApplicationContext } from '@nestjs/common';
 import { ALL_SCOPES } from '@svc/protocol';
 
+import { systemActor } from './audit/admin-actor.decorator.js';
 import { ApiKeysService } from './credentials/api-keys.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
+import { OperatorsService } from './operators/operators.service.js';
+import { PersonalTokensService } from './operators/personal-tokens.service.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PricesService } from './prices/prices.service.js';
 
 /** Who the audit log says created the demo organisation. */
-const DEMO_ACTOR = 'npm start';
+const DEMO_ACTOR = systemActor('npm start');
+
+/** The demo ADMIN operator, whose personal token the admin CLI uses in development. */
+export const DEMO_OPERATOR = { email: 'admin@localhost', name: 'Demo admin', role: 'ADMIN' } as const;
 
 /** What the demo organisation trades, at what price when the operator has set none. */
 const DEMO_PRICES = { BTC_EUR: '50000', ETH_EUR: '2500' };
@@ -26,19 +32,23 @@ export interface DemoCredentials {
   readonly apiSecret: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  readonly adminToken: string;
+  readonly operatorEmail: string;
+  /** The demo ADMIN's personal token (the admin CLI reads it from here). */
+  readonly operatorToken: string;
 }
 
 export async function ensureDemoCredentials(
   file: string,
   baseUrl: string,
-  adminToken: string,
   app: INestApplicationContext,
 ): Promise<{ credentials: DemoCredentials; created: boolean }> {
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    // A file from before operators held the shared ADMIN_TOKEN: dropped, and an operator made instead.
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials & { adminToken?: string };
+    delete saved.adminToken;
     // The port may differ from the first start; the rest stays.
-    const credentials = { ...saved, baseUrl, adminToken };
+    const operator = saved.operatorToken ? {} : await ensureDemoOperator(app);
+    const credentials = { ...saved, ...operator, baseUrl };
     writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
     return { credentials, created: false };
   }
@@ -64,11 +74,22 @@ export async function ensureDemoCredentials(
     apiSecret: key.apiSecret,
     clientId: client.clientId,
     clientSecret: client.clientSecret,
-    adminToken,
+    ...(await ensureDemoOperator(app)),
   };
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return { credentials, created: true };
+}
+
+/** The demo ADMIN and a personal token for them. */
+async function ensureDemoOperator(
+  app: INestApplicationContext,
+): Promise<Pick<DemoCredentials, 'operatorEmail' | 'operatorToken'>> {
+  const operator = await app.get(OperatorsService).createAs(DEMO_ACTOR, DEMO_OPERATOR);
+  const token = await app
+    .get(PersonalTokensService)
+    .issueFor(DEMO_ACTOR, operator.id, { label: 'npm start demo', expiresInDays: 90 });
+  return { operatorEmail: operator.email, operatorToken: token.token };
 }
 
 /** What `npm start` prints: where the service is, and requests to paste. */
@@ -76,6 +97,8 @@ export function demoInstructions(file: string, c: DemoCredentials): string {
   return [
     `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
     `Demo organisation ${c.orgId}: credentials in ${file}`,
+    `Demo operator ${c.operatorEmail} (ADMIN): the admin CLI uses its personal token from that file:`,
+    '  npm run admin -- orgs list',
     '',
     'Get a token and call the OAuth test endpoint:',
     `  TOKEN=$(curl -s ${c.baseUrl}/api/v1/oauth/token -d grant_type=client_credentials \\`,

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { AuditService } from './audit.service.js';
 import { ListAuditQuery } from './dto/list-audit.query.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -19,7 +19,7 @@ export class AuditController {
     data: { page: 'AuditEntry' },
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Query() query: ListAuditQuery) {
     return this.audit.list(query);
   }

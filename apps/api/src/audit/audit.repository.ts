@@ -4,13 +4,14 @@ import { AuditEntry } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
 import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import type { AuditActor } from './admin-actor.decorator.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
 
 const BY_ID: Keyset<AuditEntry, 'id'> = { column: 'id', key: ROW_ID };
 
 export interface NewAuditEntry {
-  /** The X-Admin-Actor label, or 'admin'. */
-  readonly actor: string;
+  /** The authenticated operator, or the system. */
+  readonly actor: AuditActor;
   /** `<resource>.<verb>`, e.g. `org.create`, `api-key.revoke`. */
   readonly action: string;
   readonly orgId: number | null;
@@ -22,7 +23,8 @@ export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(manager: EntityManager, entry: NewAuditEntry): Promise<void> {
-    await manager.insert(AuditEntry, { ...entry });
+    const { actor, ...rest } = entry;
+    await manager.insert(AuditEntry, { ...rest, actor: actor.label, operatorId: actor.operatorId });
   }
 
   list(query: ListAuditQuery): Promise<Page<AuditEntry>> {

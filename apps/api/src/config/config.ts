@@ -4,7 +4,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import {
-  developmentSecret,
   loadServiceEnvironment,
   serviceSettings,
   ServiceEnvironment,
@@ -25,7 +24,7 @@ class Environment extends ServiceEnvironment {
   @IsString()
   HOST?: string;
 
-  /** Bearer token of the operator surface. Required in production. */
+  /** Bootstraps the first ADMIN operator, and nothing else (docs/operators.md). */
   @IsOptional()
   @IsString()
   @MinLength(32)
@@ -78,18 +77,95 @@ class Environment extends ServiceEnvironment {
   @Min(0)
   @Max(86400)
   KYC_EXPIRY_SWEEP_SECONDS?: number;
+
+  /** Minutes a console session lives without a request. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  OPERATOR_SESSION_IDLE_MINUTES?: number;
+
+  /** Hours a console session lives at most, however active. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  OPERATOR_SESSION_MAX_HOURS?: number;
+
+  /** Minutes a second factor counts for sensitive actions (step-up). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  OPERATOR_STEP_UP_MINUTES?: number;
+
+  /** The longest lifetime of a personal API token, in days. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  OPERATOR_TOKEN_MAX_DAYS?: number;
+
+  /** Hours an enrolment token (answered by an operator's creation or reset) stays good. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  OPERATOR_SETUP_HOURS?: number;
+
+  /** Failed sign-ins of one account per window before it is throttled. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGN_IN_ACCOUNT_LIMIT?: number;
+
+  /** Sign-in attempts from one address per window before it is throttled. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGN_IN_ADDRESS_LIMIT?: number;
+
+  /** The sign-in throttle's window, in minutes. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  SIGN_IN_WINDOW_MINUTES?: number;
 }
 
 export interface AppConfig extends ServiceSettings {
   readonly port: number;
   readonly host: string;
-  readonly adminToken: string;
+  /** Null when ADMIN_TOKEN is not set: no bootstrap. */
+  readonly adminToken: string | null;
   readonly tokenTtlSeconds: number;
   readonly signatureWindow: { readonly maxAgeSeconds: number; readonly maxAheadSeconds: number };
   readonly bodyLimitBytes: number;
   readonly tokenRateLimitPerMinute: number;
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
+  readonly operators: OperatorSettings;
+}
+
+export interface OperatorSettings {
+  readonly sessionIdleMinutes: number;
+  readonly sessionMaxHours: number;
+  readonly stepUpMinutes: number;
+  readonly tokenMaxDays: number;
+  readonly setupHours: number;
+  readonly signIn: {
+    readonly accountLimit: number;
+    readonly addressLimit: number;
+    readonly windowMinutes: number;
+  };
 }
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -97,17 +173,13 @@ export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   root = process.cwd(),
 ): AppConfig {
-  const env = loadServiceEnvironment(Environment, source, (env, mode) =>
-    mode === 'production' && !env.ADMIN_TOKEN
-      ? ['ADMIN_TOKEN: required in production (at least 32 characters)']
-      : [],
-  );
+  const env = loadServiceEnvironment(Environment, source);
   const settings = serviceSettings(env, root);
   return Object.freeze({
     ...settings,
     port: env.PORT ?? 3000,
     host: env.HOST ?? '127.0.0.1',
-    adminToken: env.ADMIN_TOKEN ?? developmentSecret(settings.dataDir, 'admin-token', 32),
+    adminToken: env.ADMIN_TOKEN ?? null,
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS ?? 3600,
     signatureWindow: Object.freeze({
       maxAgeSeconds: env.SIGNATURE_MAX_AGE_SECONDS ?? 300,
@@ -117,6 +189,18 @@ export function loadConfig(
     tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
+    operators: Object.freeze({
+      sessionIdleMinutes: env.OPERATOR_SESSION_IDLE_MINUTES ?? 30,
+      sessionMaxHours: env.OPERATOR_SESSION_MAX_HOURS ?? 12,
+      stepUpMinutes: env.OPERATOR_STEP_UP_MINUTES ?? 5,
+      tokenMaxDays: env.OPERATOR_TOKEN_MAX_DAYS ?? 90,
+      setupHours: env.OPERATOR_SETUP_HOURS ?? 72,
+      signIn: Object.freeze({
+        accountLimit: env.SIGN_IN_ACCOUNT_LIMIT ?? 5,
+        addressLimit: env.SIGN_IN_ADDRESS_LIMIT ?? 30,
+        windowMinutes: env.SIGN_IN_WINDOW_MINUTES ?? 15,
+      }),
+    }),
   });
 }
 

@@ -67,6 +67,7 @@ export type AuditEntry = {
   id: string;
   createdAt: string;
   actor: string;
+  operatorId: string | null;
   action: string;
   orgId: number | null;
   details: unknown;
@@ -150,7 +151,6 @@ export class AdminClient {
   constructor(
     readonly baseUrl: string,
     private readonly token: string,
-    private readonly actor: string,
     private readonly fetchFn: typeof fetch = fetch,
   ) {}
 
@@ -163,10 +163,7 @@ export class AdminClient {
     const [input] = request as unknown as [object | undefined];
     const isQuery = route.method === 'GET';
     const path = routeUrl(route.path, params, isQuery ? (input as Record<string, string | undefined>) : {});
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.token}`,
-      'x-admin-actor': this.actor,
-    };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     const body = !isQuery && input !== undefined ? JSON.stringify(input) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

@@ -11,7 +11,7 @@ export interface Io {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The file `npm start` writes the api's address and admin token to. */
+  /** The file `npm start` writes the api's address and the demo operator's personal token to. */
   readonly demoCredentials: string;
   readonly fetch?: typeof fetch;
 }
@@ -61,8 +61,9 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
   try {
     const demo = (): DemoCredentials => readDemoCredentials(io.demoCredentials);
-    const { baseUrl, token, actor } = resolveConnection(values, io.env, demo);
-    const data = await command.run(new AdminClient(baseUrl, token, actor, io.fetch), args, values);
+    const { baseUrl, token, warnings } = resolveConnection(values, io.env, demo);
+    for (const warning of warnings) io.stderr(`${warning}\n`);
+    const data = await command.run(new AdminClient(baseUrl, token, io.fetch), args, values);
     io.stdout(values.json ? `${JSON.stringify(data)}\n` : `${command.text(data)}\n`);
     return 0;
   } catch (error) {

@@ -10,8 +10,8 @@ const FLAG_HELP: Readonly<Record<Flag, string>> = {
   json: 'print the answer as one line of JSON; errors as one line of JSON on stderr',
   help: 'show this help',
   url: '<base url>  the api (else SVC_URL, else .data/demo-credentials.json)',
-  token: '<admin token>  (else SVC_ADMIN_TOKEN, else .data/demo-credentials.json)',
-  actor: '<label>  names you in the audit log (else SVC_ADMIN_ACTOR, else cli:<user name>)',
+  token: '<personal token>  (else SVC_OPERATOR_TOKEN, else .data/demo-credentials.json)',
+  actor: 'ignored: the audit log names the operator of the token',
   name: '<name>  the organisation name',
   'kyc-domain': "<host>  the organisation's KYC domain",
   plan: 'STANDARD|ENTERPRISE',
@@ -46,15 +46,15 @@ const commandLine = (name: string, command: Command) => `  ${name} ${command.hel
 
 export function usage(): string {
   return [
-    `usage: ${RUN} <command> [--json] [--url <base url>] [--token <admin token>] [--actor <label>]`,
+    `usage: ${RUN} <command> [--json] [--url <base url>] [--token <personal token>]`,
     `       ${RUN} <group> lists a group's commands; ${RUN} <command> --help shows its flags`,
     '',
     'commands:',
     ...Object.entries(COMMANDS).map(([name, command]) => commandLine(name, command)),
     '',
-    '--json prints exactly the answer as one line of JSON. The api address and admin token come from',
-    '--url/SVC_URL and --token/SVC_ADMIN_TOKEN, else from .data/demo-credentials.json (written by npm start).',
-    '--actor (or SVC_ADMIN_ACTOR) labels the audit entries; default cli:<user name>.',
+    '--json prints exactly the answer as one line of JSON. The api address and your personal token come from',
+    '--url/SVC_URL and --token/SVC_OPERATOR_TOKEN, else from .data/demo-credentials.json (written by npm start).',
+    'The audit log names the operator of the token (docs/operators.md); --actor is ignored.',
     ...NOTES,
   ].join('\n');
 }
