@@ -842,6 +842,57 @@ describe('operator surface', () => {
       expect(next.body.data!.nextCursor).toBeNull();
     });
 
+    it('filters by the operator who acted and by time, combined with the other filters', async () => {
+      const created = await createOrg();
+      const ops = await api.createOperator('TRADING_OPS');
+      await api.admin('PATCH', `/api/v1/admin/orgs/${created.orgId}/policy`, {
+        operator: ops,
+        body: { enabledAssets: ['BTC'] },
+      });
+      await api.admin('PATCH', `/api/v1/admin/orgs/${created.orgId}/`, { body: { name: 'renamed' } });
+      type Items = {
+        items: { action: string; actor: string; operatorId: string | null; createdAt: string }[];
+      };
+      const list = async (query: string) =>
+        (await api.admin<Items>('GET', `/api/v1/admin/audit/?orgId=${created.orgId}&${query}`)).body.data!
+          .items;
+
+      expect(
+        (await list(`operatorId=${ops.id}`)).map((item) => [item.action, item.actor, item.operatorId]),
+      ).toEqual([['org.policy', ops.email, ops.id]]);
+      expect((await list(`operatorId=${api.adminOperator.id}`)).map((item) => item.action)).toEqual([
+        'org.create',
+        'org.update',
+      ]);
+      // Time: backdate the creation, then ask around it.
+      await api.rows(
+        "UPDATE audit_log SET created_at = now() - interval '2 hours' WHERE org_id = $1 AND action = 'org.create'",
+        [created.orgId],
+      );
+      const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+      expect((await list(`to=${hourAgo}`)).map((item) => item.action)).toEqual(['org.create']);
+      expect((await list(`from=${hourAgo}`)).map((item) => item.action)).toEqual([
+        'org.policy',
+        'org.update',
+      ]);
+      expect(
+        (
+          await list(`from=${hourAgo}&to=${new Date(Date.now() + 60_000).toISOString()}&action=org.update`)
+        ).map((item) => item.action),
+      ).toEqual(['org.update']);
+    });
+
+    it.each([
+      ['operatorId=nope', 'operatorId must be a UUID'],
+      ['from=yesterday', 'from must be an ISO 8601 date-time'],
+      ['to=2030-13-01T00:00:00Z', 'to must be an ISO 8601 date-time'],
+      ['from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z', 'from must be before to'],
+    ])('a bad filter %s is a 400: %s', async (query, message) => {
+      const response = await api.admin('GET', `/api/v1/admin/audit/?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain(message);
+    });
+
     it.each([
       ['orgId=abc', 'orgId'],
       ['orgId=0', 'orgId'],

@@ -11,11 +11,12 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
-  /** Oldest first, filtered by orgId and action, paginated by cursor. */
+  /** Oldest first, filtered by operator, organisation, action and time, paginated by cursor. */
   @ApiRoute({
     summary: 'List the audit log',
     description:
-      'Every operator write, oldest first, filtered by organisation and action; paginated by cursor.',
+      'Every operator write, oldest first, naming the operator who made it (from their session or token); ' +
+      'filtered by operator, organisation, action and time; paginated by cursor.',
     data: { page: 'AuditEntry' },
   })
   @Get()

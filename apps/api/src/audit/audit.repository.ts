@@ -1,7 +1,14 @@
 // Every query of the audit log: rows are only ever added, in the transaction of the change they record.
 import { Injectable } from '@nestjs/common';
 import { AuditEntry } from '@svc/db';
-import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import {
+  Between,
+  DataSource,
+  type EntityManager,
+  type FindOptionsWhere,
+  LessThan,
+  MoreThanOrEqual,
+} from 'typeorm';
 
 import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
 import type { AuditActor } from './admin-actor.decorator.js';
@@ -31,6 +38,12 @@ export class AuditRepository {
     const where: FindOptionsWhere<AuditEntry> = {};
     if (query.orgId !== undefined) where.orgId = query.orgId;
     if (query.action !== undefined) where.action = query.action;
+    if (query.operatorId !== undefined) where.operatorId = query.operatorId.toLowerCase();
+    const from = query.from === undefined ? undefined : new Date(query.from);
+    const to = query.to === undefined ? undefined : new Date(query.to);
+    if (from && to) where.createdAt = Between(from, new Date(to.getTime() - 1));
+    else if (from) where.createdAt = MoreThanOrEqual(from);
+    else if (to) where.createdAt = LessThan(to);
     return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query);
   }
 }

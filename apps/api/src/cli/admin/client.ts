@@ -117,7 +117,13 @@ export const ADMIN_ROUTES = {
   ),
   revokeTokens: route<undefined, { revoked: number }>()('POST', '/api/v1/admin/orgs/{orgId}/tokens/revoke'),
   listAudit: route<
-    PageQuery & { orgId?: string | undefined; action?: string | undefined },
+    PageQuery & {
+      orgId?: string | undefined;
+      action?: string | undefined;
+      operatorId?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+    },
     Page<AuditEntry>
   >()('GET', '/api/v1/admin/audit'),
   listPrices: route<PageQuery, Page<Price>>()('GET', '/api/v1/admin/prices'),
