@@ -2,15 +2,18 @@
 // (kycDomain localhost), with an API key and an OAuth client holding every scope, and a demo ADMIN operator
 // with a personal token for the admin CLI, and writes them to .data/demo-credentials.json. It may trade BTC
 // and ETH, which get operator prices in EUR unless they have some, so the printed order request fills.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import type { INestApplicationContext } from '@nestjs/common';
 import { ALL_SCOPES } from '@svc/protocol';
+import { generate } from 'otplib';
 
 import { systemActor } from './audit/admin-actor.decorator.js';
 import { ApiKeysService } from './credentials/api-keys.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
+import { EnrolmentService } from './operators/enrolment.service.js';
 import { OperatorsService } from './operators/operators.service.js';
 import { PersonalTokensService } from './operators/personal-tokens.service.js';
 import { OrgsService } from './orgs/orgs.service.js';
@@ -33,6 +36,9 @@ export interface DemoCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly operatorEmail: string;
+  /** The demo ADMIN's password and TOTP secret, to sign in and to make step-up codes in development. */
+  readonly operatorPassword: string;
+  readonly operatorTotpSecret: string;
   /** The demo ADMIN's personal token (the admin CLI reads it from here). */
   readonly operatorToken: string;
 }
@@ -81,24 +87,42 @@ export async function ensureDemoCredentials(
   return { credentials, created: true };
 }
 
-/** The demo ADMIN and a personal token for them. */
-async function ensureDemoOperator(
-  app: INestApplicationContext,
-): Promise<Pick<DemoCredentials, 'operatorEmail' | 'operatorToken'>> {
+type DemoOperator = Pick<
+  DemoCredentials,
+  'operatorEmail' | 'operatorPassword' | 'operatorTotpSecret' | 'operatorToken'
+>;
+
+/** The demo ADMIN, enrolled with a password and TOTP as a person would be, and a personal token. */
+async function ensureDemoOperator(app: INestApplicationContext): Promise<DemoOperator> {
   const operator = await app.get(OperatorsService).createAs(DEMO_ACTOR, DEMO_OPERATOR);
+  const password = randomBytes(18).toString('base64url');
+  const enrolment = app.get(EnrolmentService);
+  const { totpSecret } = await enrolment.enrol(operator.setupToken, password);
+  await enrolment.confirm(operator.setupToken, await generate({ secret: totpSecret }));
   const token = await app
     .get(PersonalTokensService)
     .issueFor(DEMO_ACTOR, operator.id, { label: 'npm start demo', expiresInDays: 90 });
-  return { operatorEmail: operator.email, operatorToken: token.token };
+  return {
+    operatorEmail: operator.email,
+    operatorPassword: password,
+    operatorTotpSecret: totpSecret,
+    operatorToken: token.token,
+  };
 }
+
+/** A shell expression that prints the demo operator's current TOTP code (what an authenticator shows). */
+const demoCode = (file: string) =>
+  `$(node -p 'require("./apps/api/node_modules/otplib").generateSync({secret: require("${file}").operatorTotpSecret})')`;
 
 /** What `npm start` prints: where the service is, and requests to paste. */
 export function demoInstructions(file: string, c: DemoCredentials): string {
   return [
     `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
     `Demo organisation ${c.orgId}: credentials in ${file}`,
-    `Demo operator ${c.operatorEmail} (ADMIN): the admin CLI uses its personal token from that file:`,
+    `Demo operator ${c.operatorEmail} (ADMIN): the admin CLI uses its personal token from that file;`,
+    'issuing credentials and managing operators also need a fresh TOTP code (--otp), here from its secret:',
     '  npm run admin -- orgs list',
+    `  npm run admin -- api-keys issue ${c.orgId} --otp ${demoCode(file)}`,
     '',
     'Get a token and call the OAuth test endpoint:',
     `  TOKEN=$(curl -s ${c.baseUrl}/api/v1/oauth/token -d grant_type=client_credentials \\`,

@@ -59,4 +59,26 @@ export const OPERATOR_SCHEMAS: Record<string, Schema> = {
       description: 'Authorization: Bearer <token>. Shown once.',
     },
   }),
+  Enrolment: record('Your TOTP secret: add it to your authenticator app, then confirm with a code', {
+    email: { type: 'string', format: 'email' },
+    totpSecret: { ...string, description: 'Base32, to type into an authenticator app. Shown once.' },
+    otpauthUri: { ...string, description: 'otpauth://totp/… for a QR code. Shown once.' },
+  }),
+  OperatorSession: record('Who you are, and the session or personal token in use', {
+    operator: ref('Operator'),
+    via: enumOf(['session', 'token']),
+    expiresAt: { ...orNull(dateTime), description: "The session's absolute end; null for a token" },
+    idleMinutes: {
+      type: ['integer', 'null'],
+      description: 'The session ends after this long without a request; null for a token',
+    },
+    stepUpUntil: {
+      ...orNull(dateTime),
+      description: 'Sensitive actions need no new code until then; null: they need one now',
+    },
+    csrfToken: {
+      ...orNull(string),
+      description: 'Send as X-CSRF-Token with every session request but GET; null for a token',
+    },
+  }),
 };

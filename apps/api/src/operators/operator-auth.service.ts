@@ -15,7 +15,7 @@ import { OPERATOR_TOKEN_PREFIX, sha256Hex } from './operator-secrets.js';
 import { OperatorsRepository } from './operators.repository.js';
 import { csrfHolds, readSessionCookie } from './session-cookie.js';
 
-/** A credential's last use is written at most this often. */
+/** A token's last use is written at most this often (a session's, at most every tenth of its idle time). */
 const TOUCH_EVERY_MS = 60_000;
 
 export const STEP_UP_PATH = '/api/v1/admin/session/step-up';
@@ -120,10 +120,14 @@ export class OperatorAuthService {
 
   private async fromSession(token: string): Promise<OperatorPrincipal> {
     const now = new Date();
-    const idleSince = new Date(now.getTime() - this.config.operators.sessionIdleMinutes * 60_000);
-    const live = await this.operators.findLiveSession(sha256Hex(token), now, idleSince);
+    const idleMs = this.config.operators.sessionIdleMinutes * 60_000;
+    const live = await this.operators.findLiveSession(
+      sha256Hex(token),
+      now,
+      new Date(now.getTime() - idleMs),
+    );
     if (!live) throw unauthenticated('the console session has ended: sign in again');
-    if (now.getTime() - live.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    if (now.getTime() - live.lastSeenAt.getTime() >= Math.min(TOUCH_EVERY_MS, idleMs / 10)) {
       await this.operators.touchSession(live.id, now);
     }
     return principalOf(live.operator, 'session', live.id, live.secondFactorAt);

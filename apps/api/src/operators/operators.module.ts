@@ -9,11 +9,29 @@ import { OperatorsRepository } from './operators.repository.js';
 import { OperatorsService } from './operators.service.js';
 import { PersonalTokensController } from './personal-tokens.controller.js';
 import { PersonalTokensService } from './personal-tokens.service.js';
+import { EnrolmentService } from './enrolment.service.js';
+import { SessionController } from './session.controller.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInService } from './sign-in.service.js';
 
 @Module({
   imports: [AuditModule],
-  controllers: [OperatorsController, PersonalTokensController],
-  providers: [OperatorsRepository, OperatorAuthService, OperatorsService, PersonalTokensService],
-  exports: [OperatorsRepository, OperatorAuthService, OperatorsService, PersonalTokensService],
+  controllers: [SessionController, OperatorsController, PersonalTokensController],
+  providers: [
+    OperatorsRepository,
+    OperatorAuthService,
+    OperatorsService,
+    PersonalTokensService,
+    EnrolmentService,
+    SignInThrottle,
+    SignInService,
+  ],
+  exports: [
+    OperatorsRepository,
+    OperatorAuthService,
+    OperatorsService,
+    PersonalTokensService,
+    EnrolmentService,
+  ],
 })
 export class OperatorsModule {}

@@ -159,6 +159,10 @@ export class OperatorsRepository {
     }) as Promise<LiveCredential<OperatorSession> | null>;
   }
 
+  findSession(id: string): Promise<OperatorSession | null> {
+    return this.manager.getRepository(OperatorSession).findOneBy({ id });
+  }
+
   async touchSession(id: string, at: Date): Promise<void> {
     await this.manager.update(OperatorSession, { id }, { lastSeenAt: at });
   }

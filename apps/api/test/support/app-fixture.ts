@@ -22,6 +22,7 @@ import { createApp } from '../../src/app.js';
 import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { EnrolledOperator } from './enrolled-operator.js';
 import { OpenApiContract } from './openapi-contract.js';
 import { TcpProxy } from './tcp-proxy.js';
 
@@ -192,6 +193,47 @@ export class ApiFixture {
       .issueFor(FIXTURE_ACTOR, operator.id, { label: 'test' });
     if (options.stepUp) await this.app.get(OperatorsRepository).setTokenSecondFactor(issued.id, new Date());
     return { id: operator.id, email, role, token: issued.token, tokenId: issued.id };
+  }
+
+  /** A new operator holding `role` who enrolled over HTTP with a password and TOTP, as a person does. */
+  async enrolOperator(role: OperatorRole, email?: string): Promise<EnrolledOperator> {
+    const created = await this.admin<{ id: string; email: string; setupToken: string }>(
+      'POST',
+      '/api/v1/admin/operators',
+      {
+        body: {
+          email: email ?? `${role.toLowerCase()}-${randomBytes(3).toString('hex')}@ops.test`,
+          name: role,
+          role,
+        },
+      },
+    );
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const enrolment = await this.request<{ totpSecret: string }>('POST', '/api/v1/admin/enrolment', {
+      body: { setupToken: created.body.data!.setupToken, password },
+    });
+    const operator = new EnrolledOperator(
+      created.body.data!.id,
+      created.body.data!.email,
+      password,
+      enrolment.body.data!.totpSecret,
+      () => this.rows('UPDATE operators SET totp_last_step = NULL WHERE id = $1', [created.body.data!.id]),
+    );
+    const confirmed = await this.request('POST', '/api/v1/admin/enrolment/confirm', {
+      body: { setupToken: created.body.data!.setupToken, code: await operator.code() },
+    });
+    if (confirmed.status !== 200) throw new Error(`enrolment failed: ${confirmed.text}`);
+    return operator;
+  }
+
+  /** Signs `operator` in: the session cookie and its CSRF token, as a browser would hold them. */
+  async signIn(operator: EnrolledOperator): Promise<{ cookie: string; csrfToken: string }> {
+    const response = await this.request<{ csrfToken: string }>('POST', '/api/v1/admin/session', {
+      body: { email: operator.email, password: operator.password, code: await operator.code() },
+    });
+    if (response.status !== 200) throw new Error(`sign-in failed: ${response.text}`);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+    return { cookie, csrfToken: response.body.data!.csrfToken };
   }
 
   /** The bootstrap ADMIN's personal token. */

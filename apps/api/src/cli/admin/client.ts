@@ -95,7 +95,48 @@ export type NoticeFields = {
   endTime?: string;
 };
 
+export type Operator = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  status: string;
+  createdAt: string;
+};
+export type PersonalToken = {
+  id: string;
+  label: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+export type OperatorFields = { email?: string; name?: string; role?: string };
+
 export const ADMIN_ROUTES = {
+  whoAmI: route<undefined, { operator: Operator; via: string; stepUpUntil: string | null }>()(
+    'GET',
+    '/api/v1/admin/session',
+  ),
+  stepUp: route<{ code: string }, { stepUpUntil: string }>()('POST', '/api/v1/admin/session/step-up'),
+  createOperator: route<OperatorFields, Operator & { setupToken: string; setupExpiresAt: string }>()(
+    'POST',
+    '/api/v1/admin/operators',
+  ),
+  listOperators: route<undefined, { items: Operator[] }>()('GET', '/api/v1/admin/operators'),
+  getOperator: route<undefined, Operator>()('GET', '/api/v1/admin/operators/{id}'),
+  updateOperator: route<OperatorFields, Operator>()('PATCH', '/api/v1/admin/operators/{id}'),
+  disableOperator: route<undefined, Operator>()('POST', '/api/v1/admin/operators/{id}/disable'),
+  resetOperator: route<undefined, Operator & { setupToken: string; setupExpiresAt: string }>()(
+    'POST',
+    '/api/v1/admin/operators/{id}/reset',
+  ),
+  issuePersonalToken: route<{ label?: string; expiresInDays?: number }, PersonalToken & { token: string }>()(
+    'POST',
+    '/api/v1/admin/tokens',
+  ),
+  listPersonalTokens: route<undefined, { items: PersonalToken[] }>()('GET', '/api/v1/admin/tokens'),
+  revokePersonalToken: route<undefined, PersonalToken>()('POST', '/api/v1/admin/tokens/{id}/revoke'),
   createOrg: route<OrgFields, Org>()('POST', '/api/v1/admin/orgs'),
   listOrgs: route<PageQuery, Page<Org>>()('GET', '/api/v1/admin/orgs'),
   getOrg: route<undefined, Org>()('GET', '/api/v1/admin/orgs/{orgId}'),

@@ -70,6 +70,7 @@ describe('admin CLI usage', () => {
       'help',
       'url',
       'token',
+      'otp',
       'actor',
     ]);
   });

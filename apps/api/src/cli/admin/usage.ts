@@ -11,7 +11,11 @@ const FLAG_HELP: Readonly<Record<Flag, string>> = {
   help: 'show this help',
   url: '<base url>  the api (else SVC_URL, else .data/demo-credentials.json)',
   token: '<personal token>  (else SVC_OPERATOR_TOKEN, else .data/demo-credentials.json)',
+  otp: '<code>  a TOTP code from your authenticator: steps up your token first (sensitive commands)',
   actor: 'ignored: the audit log names the operator of the token',
+  email: "<address>  the operator's e-mail, with which they sign in",
+  role: 'ADMIN|KYC_REVIEWER|TRADING_OPS|SUPPORT',
+  days: '<n>  days until the token expires (default 30)',
   name: '<name>  the organisation name',
   'kyc-domain': "<host>  the organisation's KYC domain",
   plan: 'STANDARD|ENTERPRISE',
@@ -49,7 +53,7 @@ const commandLine = (name: string, command: Command) => `  ${name} ${command.hel
 
 export function usage(): string {
   return [
-    `usage: ${RUN} <command> [--json] [--url <base url>] [--token <personal token>]`,
+    `usage: ${RUN} <command> [--json] [--url <base url>] [--token <personal token>] [--otp <code>]`,
     `       ${RUN} <group> lists a group's commands; ${RUN} <command> --help shows its flags`,
     '',
     'commands:',
@@ -57,7 +61,8 @@ export function usage(): string {
     '',
     '--json prints exactly the answer as one line of JSON. The api address and your personal token come from',
     '--url/SVC_URL and --token/SVC_OPERATOR_TOKEN, else from .data/demo-credentials.json (written by npm start).',
-    'The audit log names the operator of the token (docs/operators.md); --actor is ignored.',
+    'The audit log names the operator of the token (docs/operators.md); --actor is ignored. Sensitive commands',
+    '(issuing credentials, managing operators, personal-tokens create) need --otp <code> from your authenticator.',
     ...NOTES,
   ].join('\n');
 }
