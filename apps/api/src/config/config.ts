@@ -2,7 +2,7 @@
 // variable stops the start with one line naming it and the rule (docs/decisions.md, "Operations"). The
 // variables the worker reads too, and the loader, are @svc/runtime's.
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import {
   loadServiceEnvironment,
   serviceSettings,
@@ -132,6 +132,30 @@ class Environment extends ServiceEnvironment {
   @Min(1)
   SIGN_IN_ADDRESS_LIMIT?: number;
 
+  /** Single sign-on: the OpenID provider's issuer URL (https; http only on a loopback host). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OIDC_ISSUER?: string;
+
+  @IsOptional()
+  @IsString()
+  OIDC_CLIENT_ID?: string;
+
+  /** Omitted for a public client (PKCE alone). */
+  @IsOptional()
+  @IsString()
+  OIDC_CLIENT_SECRET?: string;
+
+  /** Where the provider sends the browser back: this api's /api/v1/admin/sign-in/oidc/callback. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OIDC_REDIRECT_URI?: string;
+
+  /** Where a signed-in browser goes next (a path of this site). */
+  @IsOptional()
+  @IsString()
+  OIDC_AFTER_SIGN_IN?: string;
+
   /** The sign-in throttle's window, in minutes. */
   @IsOptional()
   @Type(() => Number)
@@ -166,6 +190,14 @@ export interface OperatorSettings {
     readonly addressLimit: number;
     readonly windowMinutes: number;
   };
+  /** Single sign-on through OpenID Connect; null when not configured. */
+  readonly oidc: {
+    readonly issuer: string;
+    readonly clientId: string;
+    readonly clientSecret: string | null;
+    readonly redirectUri: string;
+    readonly afterSignIn: string;
+  } | null;
 }
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -173,7 +205,12 @@ export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   root = process.cwd(),
 ): AppConfig {
-  const env = loadServiceEnvironment(Environment, source);
+  const env = loadServiceEnvironment(Environment, source, (env) => {
+    const set = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_REDIRECT_URI].filter(Boolean).length;
+    return set === 0 || set === 3
+      ? []
+      : ['OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI: set all three for single sign-on, or none'];
+  });
   const settings = serviceSettings(env, root);
   return Object.freeze({
     ...settings,
@@ -200,6 +237,16 @@ export function loadConfig(
         addressLimit: env.SIGN_IN_ADDRESS_LIMIT ?? 30,
         windowMinutes: env.SIGN_IN_WINDOW_MINUTES ?? 15,
       }),
+      oidc:
+        env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_REDIRECT_URI
+          ? Object.freeze({
+              issuer: env.OIDC_ISSUER,
+              clientId: env.OIDC_CLIENT_ID,
+              clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+              redirectUri: env.OIDC_REDIRECT_URI,
+              afterSignIn: env.OIDC_AFTER_SIGN_IN ?? '/console/',
+            })
+          : null,
     }),
   });
 }

@@ -10,13 +10,15 @@ import { OperatorsService } from './operators.service.js';
 import { PersonalTokensController } from './personal-tokens.controller.js';
 import { PersonalTokensService } from './personal-tokens.service.js';
 import { EnrolmentService } from './enrolment.service.js';
+import { OidcController } from './oidc.controller.js';
+import { OidcService } from './oidc.service.js';
 import { SessionController } from './session.controller.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { SignInService } from './sign-in.service.js';
 
 @Module({
   imports: [AuditModule],
-  controllers: [SessionController, OperatorsController, PersonalTokensController],
+  controllers: [SessionController, OidcController, OperatorsController, PersonalTokensController],
   providers: [
     OperatorsRepository,
     OperatorAuthService,
@@ -25,6 +27,7 @@ import { SignInService } from './sign-in.service.js';
     EnrolmentService,
     SignInThrottle,
     SignInService,
+    OidcService,
   ],
   exports: [
     OperatorsRepository,

@@ -86,7 +86,7 @@ export class SignInService {
     return this.started(session.token, session.operator, session.row.expiresAt, session.row.secondFactorAt);
   }
 
-  /** A session for an operator single sign-on vouched for (oidc/), with no second factor of ours yet. */
+  /** A session for an operator single sign-on vouched for (oidc.service.ts), not stepped up. */
   async startSession(operator: Operator, method: SessionMethod, details: object): Promise<NewSession> {
     const token = newSessionToken();
     const row = await this.repository.transaction(async (manager) => {

@@ -115,6 +115,8 @@ export interface FixtureOptions {
   readonly throughProxy?: boolean;
   /** Where orders execute instead of the default venue. */
   readonly venue?: AppDependencies['venue'];
+  /** The port to listen on (default: any free one). */
+  readonly port?: number;
   /** Start with no operator at all (to bootstrap one with ADMIN_TOKEN); `admin()` then needs `operator`. */
   readonly withoutOperators?: boolean;
 }
@@ -165,7 +167,7 @@ export class ApiFixture {
       ...(options.testModules ? { testModules: options.testModules } : {}),
       ...(options.venue ? { venue: options.venue } : {}),
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     if (typeof address !== 'object' || !address) throw new Error('the api is not listening');
     const baseUrl = `http://127.0.0.1:${address.port}`;
