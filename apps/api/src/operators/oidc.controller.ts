@@ -15,6 +15,13 @@ const REDIRECT = {
   headers: { Location: { schema: { type: 'string' } } },
 };
 
+const envelope = (status: number, description: string) => ({
+  status,
+  description,
+  schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+});
+const notConfigured = envelope(404, 'Single sign-on is not configured (OIDC_ISSUER)');
+
 /** Single sign-on (docs/operators.md#single-sign-on): browser redirects, not an API a client calls. */
 @ApiTags('Operator: Sign-in and tokens')
 @Controller('admin/sign-in/oidc')
@@ -29,6 +36,7 @@ export class OidcController {
       'to the callback. 404 when single sign-on is not configured.',
   })
   @ApiResponse({ status: 303, ...REDIRECT })
+  @ApiResponse(notConfigured)
   @Get()
   @Public()
   async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
