@@ -1,6 +1,7 @@
 // Operator accounts and personal tokens over HTTP: the ADMIN_TOKEN bootstrap of the first ADMIN, creating,
 // changing and disabling operators, and personal tokens (shown once, hashed, expiring, revocable, last used).
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 
 import { ApiFixture, type TestOperator } from './support/app-fixture.js';
 
@@ -71,6 +72,32 @@ describe('bootstrapping the first ADMIN with ADMIN_TOKEN', () => {
       'Unauthorized: ADMIN_TOKEN is refused: an ADMIN exists; sign in, or use a personal token (docs/operators.md)',
     );
   });
+});
+
+describe('scripts/bootstrap-operator.mjs (the benchmarks bootstrap their operator with it)', () => {
+  let api: ApiFixture;
+  beforeAll(async () => {
+    api = await ApiFixture.start({}, { withoutOperators: true });
+  });
+  afterAll(() => api.close());
+
+  it('bootstraps, enrols and signs in an ADMIN over HTTP; its stepped-up token issues credentials', async () => {
+    const script = join(__dirname, '..', '..', '..', 'scripts', 'bootstrap-operator.mjs');
+    const { bootstrapOperator } = (await import(script)) as {
+      bootstrapOperator: (url: string, token: string) => Promise<{ operatorToken: string; email: string }>;
+    };
+    const { operatorToken, email } = await bootstrapOperator(api.baseUrl, api.config.adminToken!);
+    expect(email).toBe('admin@localhost');
+    const org = await api.createOrg();
+    const issued = await api.admin('POST', `/api/v1/admin/orgs/${org.orgId}/api-keys`, {
+      operator: { token: operatorToken },
+      body: {},
+    });
+    expect(issued.status).toBe(200);
+    expect(await api.rows('SELECT email, totp_confirmed_at IS NOT NULL AS enrolled FROM operators')).toEqual([
+      { email: 'admin@localhost', enrolled: true },
+    ]);
+  }, 60_000);
 });
 
 describe('operator accounts and personal tokens', () => {
