@@ -11,12 +11,12 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { ALL_SCOPES } from '@svc/protocol';
 
 import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
-import { type OperatorRole, rolesGranting } from '../auth/roles.js';
+import type { OperatorRole } from '../auth/roles.js';
 import { SESSION_COOKIE } from '../operators/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
-import { OPERATOR_SCHEMAS } from './operator-schemas.js';
+import { describeOperatorRoute, OPERATOR_SCHEMAS } from './operator-schemas.js';
 import { VIEW_SCHEMAS } from './schemas.js';
 import { TAG_GROUPS, TAGS } from './tags.js';
 
@@ -280,27 +280,6 @@ function describeResponses(path: string, operation: Operation, security: Record<
       a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : 1,
     ),
   );
-}
-
-/** An operator route's role and step-up in its description, and the 401 and 403 they can give. */
-function describeOperatorRoute(operation: Operation, role: OperatorRole): void {
-  const stepUp = (operation as unknown as Record<string, unknown>)[OPERATOR_EXTENSIONS.stepUp] === true;
-  const who = role === 'SUPPORT' ? 'any operator role' : rolesGranting(role).join(' or ');
-  operation.description =
-    `${operation.description ?? ''}\n\nRole: ${role} (held by ${who}).` +
-    (stepUp ? ' Sensitive: needs a second factor shown within OPERATOR_STEP_UP_MINUTES (step-up).' : '');
-  operation.responses['401'] = {
-    description:
-      'Missing, bad, expired or revoked credentials' +
-      (stepUp
-        ? '; or step_up_required: show a TOTP code at POST /api/v1/admin/session/step-up, then retry'
-        : ''),
-    content: json('ErrorEnvelope'),
-  };
-  operation.responses['403'] = {
-    description: `Your role is not ${who}; or a session request without its X-CSRF-Token`,
-    content: json('ErrorEnvelope'),
-  };
 }
 
 /**

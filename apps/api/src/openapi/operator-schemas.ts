@@ -1,5 +1,10 @@
-// What the operator identity routes answer (operators/*.view.ts and the sign-in answers), as JSON Schema.
+// What the operator identity routes answer (operators/*.view.ts and the sign-in answers), as JSON Schema,
+// and what the document says of every operator route: its role, its step-up, its 401 and 403.
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { OPERATOR_ROLES } from '@svc/db';
+
+import { OPERATOR_EXTENSIONS } from '../auth/decorators.js';
+import { type OperatorRole, rolesGranting } from '../auth/roles.js';
 
 import {
   arrayOf,
@@ -82,3 +87,26 @@ export const OPERATOR_SCHEMAS: Record<string, Schema> = {
     },
   }),
 };
+
+type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
+
+/** An operator route's role and step-up in its description, and the 401 and 403 they can give. */
+export function describeOperatorRoute(operation: Operation, role: OperatorRole): void {
+  const stepUp = (operation as unknown as Record<string, unknown>)[OPERATOR_EXTENSIONS.stepUp] === true;
+  const who = role === 'SUPPORT' ? 'any operator role' : rolesGranting(role).join(' or ');
+  operation.description =
+    `${operation.description ?? ''}\n\nRole: ${role} (held by ${who}).` +
+    (stepUp ? ' Sensitive: needs a second factor shown within OPERATOR_STEP_UP_MINUTES (step-up).' : '');
+  operation.responses['401'] = {
+    description:
+      'Missing, bad, expired or revoked credentials' +
+      (stepUp
+        ? '; or step_up_required: show a TOTP code at POST /api/v1/admin/session/step-up, then retry'
+        : ''),
+    content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+  };
+  operation.responses['403'] = {
+    description: `Your role is not ${who}; or a session request without its X-CSRF-Token`,
+    content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+  };
+}
