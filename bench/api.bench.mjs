@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 
 import { CHECK_USER, checkOrderEquivalence } from './lib/order-equivalence.mjs';
 import { seed, signedHeaders } from './lib/seed.mjs';
+import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -58,6 +59,8 @@ const env = {
   NODE_ENV: 'production',
   MASTER_KEY: randomBytes(32).toString('base64'),
   ADMIN_TOKEN: randomBytes(24).toString('hex'),
+  // The bootstrap operator steps up once, for the seeding.
+  OPERATOR_STEP_UP_MINUTES: '60',
   LOG_LEVEL,
 };
 
@@ -114,7 +117,9 @@ async function startCandidate(name) {
   const url = postgres.url(database);
   let server = await startServer('api', url, name === 'api');
   try {
-    const credentials = await seed(`http://127.0.0.1:${server.port}`, env.ADMIN_TOKEN, {
+    const baseUrl = `http://127.0.0.1:${server.port}`;
+    const { operatorToken } = await bootstrapOperator(baseUrl, env.ADMIN_TOKEN);
+    const credentials = await seed(baseUrl, operatorToken, {
       name: `bench ${name}`,
       userIds: [CHECK_USER, ...Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`)],
     });

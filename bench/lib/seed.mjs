@@ -43,10 +43,10 @@ export function signedHeaders(credentials, path, body) {
  * An organisation with an API key, an OAuth client and a bearer token, the prices and policy above, and
  * the users `userIds` (ACTIVE, kyc and tnc). Answers the credentials.
  */
-export async function seed(baseUrl, adminToken, { name, userIds }) {
+export async function seed(baseUrl, operatorToken, { name, userIds }) {
   const admin = (method, path, body) =>
     call(baseUrl, method, path, {
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
   const org = await admin('POST', '/api/v1/admin/orgs/', {

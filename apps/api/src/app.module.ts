@@ -18,6 +18,7 @@ import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NoticesModule } from './notices/notices.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { OperatorsModule } from './operators/operators.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import type { Venue } from './orders/venue.js';
 import { OrgsModule } from './orgs/orgs.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         MetricsModule,
         NoticesModule,
         OAuthModule,
+        OperatorsModule,
         orders,
         OrgsModule,
         PolicyModule,

@@ -1,22 +1,31 @@
 // The first `npm start` creates a demo ENTERPRISE organisation whose webhooks may go to a local receiver
-// (kycDomain localhost), with an API key and an OAuth client holding every scope, and writes them to
-// .data/demo-credentials.json. It may trade BTC and ETH, which get operator prices in EUR unless they
-// have some, so the printed order request fills.
+// (kycDomain localhost), with an API key and an OAuth client holding every scope, and a demo ADMIN operator
+// with a personal token for the admin CLI, and writes them to .data/demo-credentials.json. It may trade BTC
+// and ETH, which get operator prices in EUR unless they have some, so the printed order request fills.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import type { INestApplicationContext } from '@nestjs/common';
 import { ALL_SCOPES } from '@svc/protocol';
+import { generate } from 'otplib';
 
+import { systemActor } from './audit/admin-actor.decorator.js';
 import { ApiKeysService } from './credentials/api-keys.service.js';
 import { DASHBOARD_PERMISSIONS } from './dashboard/dashboard-permissions.js';
 import { DashboardSessionsService } from './dashboard/dashboard-sessions.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
+import { EnrolmentService } from './operators/enrolment.service.js';
+import { OperatorsService } from './operators/operators.service.js';
+import { PersonalTokensService } from './operators/personal-tokens.service.js';
 import { OrgsService } from './orgs/orgs.service.js';
 import { PricesService } from './prices/prices.service.js';
 
 /** Who the audit log says created the demo organisation. */
-const DEMO_ACTOR = 'npm start';
+const DEMO_ACTOR = systemActor('npm start');
+
+/** The demo ADMIN operator, whose personal token the admin CLI uses in development. */
+export const DEMO_OPERATOR = { email: 'admin@localhost', name: 'Demo admin', role: 'ADMIN' } as const;
 
 /** What the demo organisation trades, at what price when the operator has set none. */
 const DEMO_PRICES = { BTC_EUR: '50000', ETH_EUR: '2500' };
@@ -28,19 +37,26 @@ export interface DemoCredentials {
   readonly apiSecret: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  readonly adminToken: string;
+  readonly operatorEmail: string;
+  /** The demo ADMIN's password and TOTP secret, to sign in and to make step-up codes in development. */
+  readonly operatorPassword: string;
+  readonly operatorTotpSecret: string;
+  /** The demo ADMIN's personal token (the admin CLI reads it from here). */
+  readonly operatorToken: string;
 }
 
 export async function ensureDemoCredentials(
   file: string,
   baseUrl: string,
-  adminToken: string,
   app: INestApplicationContext,
 ): Promise<{ credentials: DemoCredentials; created: boolean }> {
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    // A file from before operators held the shared ADMIN_TOKEN: dropped, and an operator made instead.
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials & { adminToken?: string };
+    delete saved.adminToken;
     // The port may differ from the first start; the rest stays.
-    const credentials = { ...saved, baseUrl, adminToken };
+    const operator = saved.operatorToken ? {} : await ensureDemoOperator(app);
+    const credentials = { ...saved, ...operator, baseUrl };
     writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
     return { credentials, created: false };
   }
@@ -66,7 +82,7 @@ export async function ensureDemoCredentials(
     apiSecret: key.apiSecret,
     clientId: client.clientId,
     clientSecret: client.clientSecret,
-    adminToken,
+    ...(await ensureDemoOperator(app)),
   };
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
@@ -84,11 +100,42 @@ export async function demoDashboardLink(c: DemoCredentials, app: INestApplicatio
   return link.url;
 }
 
+type DemoOperator = Pick<
+  DemoCredentials,
+  'operatorEmail' | 'operatorPassword' | 'operatorTotpSecret' | 'operatorToken'
+>;
+
+/** The demo ADMIN, enrolled with a password and TOTP as a person would be, and a personal token. */
+async function ensureDemoOperator(app: INestApplicationContext): Promise<DemoOperator> {
+  const operator = await app.get(OperatorsService).createAs(DEMO_ACTOR, DEMO_OPERATOR);
+  const password = randomBytes(18).toString('base64url');
+  const enrolment = app.get(EnrolmentService);
+  const { totpSecret } = await enrolment.enrol(operator.setupToken, password);
+  await enrolment.confirm(operator.setupToken, await generate({ secret: totpSecret }));
+  const token = await app
+    .get(PersonalTokensService)
+    .issueFor(DEMO_ACTOR, operator.id, { label: 'npm start demo', expiresInDays: 90 });
+  return {
+    operatorEmail: operator.email,
+    operatorPassword: password,
+    operatorTotpSecret: totpSecret,
+    operatorToken: token.token,
+  };
+}
+
+/** A shell expression that prints the demo operator's current TOTP code (what an authenticator shows). */
+const demoCode = (file: string) =>
+  `$(node -p 'require("./apps/api/node_modules/otplib").generateSync({secret: require("${file}").operatorTotpSecret})')`;
+
 /** What `npm start` prints: where the service is, the dashboard, and requests to paste. */
 export function demoInstructions(file: string, c: DemoCredentials, dashboardLink?: string): string {
   return [
     `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
     `Demo organisation ${c.orgId}: credentials in ${file}`,
+    `Demo operator ${c.operatorEmail} (ADMIN): the admin CLI uses its personal token from that file;`,
+    'issuing credentials and managing operators also need a fresh TOTP code (--otp), here from its secret:',
+    '  npm run admin -- orgs list',
+    `  npm run admin -- api-keys issue ${c.orgId} --otp ${demoCode(file)}`,
     '',
     ...(dashboardLink
       ? [

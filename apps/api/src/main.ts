@@ -48,12 +48,7 @@ runService({
       const address = app.getHttpServer().address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const file = join(config.dataDir, 'demo-credentials.json');
-      const { credentials } = await ensureDemoCredentials(
-        file,
-        `http://${host}:${port}`,
-        config.adminToken,
-        app,
-      );
+      const { credentials } = await ensureDemoCredentials(file, `http://${host}:${port}`, app);
       console.log(demoInstructions(file, credentials, await demoDashboardLink(credentials, app)));
     }
 

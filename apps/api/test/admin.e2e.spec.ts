@@ -1,5 +1,5 @@
-// The operator surface end to end: the admin token, organisations, API keys, OAuth clients and tokens,
-// the audit log, revocation across instances, and the admin CLI against a running api.
+// The operator surface end to end: operator credentials, organisations, API keys, OAuth clients and
+// tokens, the audit log, revocation across instances, and the admin CLI against a running api.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -80,13 +80,14 @@ describe('operator surface', () => {
 
   const count = async (table: string) =>
     Number((await api.rows<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
-  // The fixture provisions its organisations through the audited services as actor 'test'; these
+  // The fixture provisions its organisations through the audited services as actor 'system:test'; these
   // entries are the requests' own.
   const auditFor = (action: string, orgId: number) =>
     api.rows<AuditRow>(
-      "SELECT actor, action, org_id, details FROM audit_log WHERE action = $1 AND org_id = $2 AND actor <> 'test' ORDER BY id",
+      "SELECT actor, action, org_id, details FROM audit_log WHERE action = $1 AND org_id = $2 AND actor <> 'system:test' ORDER BY id",
       [action, orgId],
     );
+  const ADMIN = 'admin@ops.test';
   const createOrg = async (body: Record<string, unknown> = {}) => {
     const response = await api.admin<OrgData>('POST', '/api/v1/admin/orgs/', {
       body: { name: 'Acme', kycDomain: 'acme.example', plan: 'STANDARD', ...body },
@@ -95,7 +96,7 @@ describe('operator surface', () => {
     return response.body.data!;
   };
 
-  describe('the admin token', () => {
+  describe('operator credentials', () => {
     const routes: [string, string][] = [
       ['POST', '/api/v1/admin/orgs/'],
       ['GET', '/api/v1/admin/orgs/'],
@@ -110,37 +111,50 @@ describe('operator surface', () => {
       ['POST', '/api/v1/admin/orgs/1/tokens/revoke'],
       ['GET', '/api/v1/admin/audit/'],
     ];
-    const refusal = 'Unauthorized: the admin surface needs Authorization: Bearer <ADMIN_TOKEN>';
-    const expectRefused = (response: TestResponse) => {
+    const MISSING =
+      'Unauthorized: the operator routes need a personal token (Authorization: Bearer op_…) or a console session (sign in with POST /api/v1/admin/session)';
+    const INVALID = 'Unauthorized: the personal token is invalid, expired or revoked';
+    const expectRefused = (response: TestResponse, error: string) => {
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ code: 401, data: null, error: refusal });
+      expect(response.body).toEqual({ code: 401, data: null, error });
     };
 
-    it.each(routes)('%s %s without a token, or with a wrong one, is a 401 envelope', async (method, path) => {
-      const body = method === 'GET' ? undefined : { name: 'x', kycDomain: 'x.example', plan: 'STANDARD' };
-      const before = await count('audit_log');
-      expectRefused(await api.request(method, path, { body }));
-      expectRefused(
-        await api.request(method, path, {
-          body,
-          headers: { authorization: `Bearer ${api.config.adminToken}x` },
-        }),
-      );
-      expectRefused(
-        await api.request(method, path, { body, headers: { authorization: api.config.adminToken } }),
-      );
-      expect(await count('audit_log')).toBe(before);
-    });
+    it.each(routes)(
+      '%s %s without a token, with a wrong one, or with ADMIN_TOKEN, is a 401 envelope',
+      async (method, path) => {
+        const body = method === 'GET' ? undefined : { name: 'x', kycDomain: 'x.example', plan: 'STANDARD' };
+        const before = await count('audit_log');
+        expectRefused(await api.request(method, path, { body }), MISSING);
+        expectRefused(
+          await api.request(method, path, { body, headers: { authorization: `Bearer ${api.adminToken}x` } }),
+          INVALID,
+        );
+        expectRefused(
+          await api.request(method, path, { body, headers: { authorization: api.adminToken } }),
+          'Unauthorized: Authorization must be "Bearer <personal token>"',
+        );
+        // The shared secret is for the bootstrap route only, and only while no ADMIN exists.
+        expectRefused(
+          await api.request(method, path, {
+            body,
+            headers: { authorization: `Bearer ${api.config.adminToken!}` },
+          }),
+          'Unauthorized: ADMIN_TOKEN only bootstraps the first ADMIN (POST /api/v1/admin/operators); use your personal token or a console session (docs/operators.md)',
+        );
+        expect(await count('audit_log')).toBe(before);
+      },
+    );
 
     it("an organisation's API key signature or bearer token cannot use the admin surface", async () => {
       const orgs = await count('organisations');
-      expectRefused(await org.signed('GET', '/api/v1/admin/orgs/'));
+      expectRefused(await org.signed('GET', '/api/v1/admin/orgs/'), MISSING);
       expectRefused(
         await org.signed('POST', '/api/v1/admin/orgs/', {
           body: { name: 'x', kycDomain: 'x.example', plan: 'STANDARD' },
         }),
+        MISSING,
       );
-      expectRefused(await org.bearer('GET', `/api/v1/admin/orgs/${org.orgId}/api-keys/`));
+      expectRefused(await org.bearer('GET', `/api/v1/admin/orgs/${org.orgId}/api-keys/`), INVALID);
       expect(await count('organisations')).toBe(orgs);
     });
   });
@@ -154,6 +168,7 @@ describe('operator surface', () => {
           plan: 'ENTERPRISE',
           supportEmails: ['ops@acme.example.com', 'oncall@acme.example.com'],
         },
+        // A claim of who acts is not read: the audit log names the token's operator.
         headers: { 'x-admin-actor': 'alice@ops' },
       });
       expect(response.status).toBe(200);
@@ -176,7 +191,7 @@ describe('operator surface', () => {
       });
       expect(await auditFor('org.create', data.orgId)).toEqual([
         {
-          actor: 'alice@ops',
+          actor: ADMIN,
           action: 'org.create',
           org_id: data.orgId,
           details: {
@@ -189,10 +204,14 @@ describe('operator surface', () => {
       ]);
     });
 
-    it('supportEmails may be left out; the actor defaults to admin', async () => {
+    it('supportEmails may be left out; the audit entry names the operator by id too', async () => {
       const data = await createOrg({ kycDomain: 'localhost' });
       expect(data.supportEmails).toEqual([]);
-      expect((await auditFor('org.create', data.orgId))[0]!.actor).toBe('admin');
+      const rows = await api.rows<{ actor: string; operator_id: string }>(
+        "SELECT actor, operator_id FROM audit_log WHERE action = 'org.create' AND org_id = $1",
+        [data.orgId],
+      );
+      expect(rows).toEqual([{ actor: ADMIN, operator_id: api.adminOperator.id }]);
     });
 
     it('gets one, and 404 for an unknown one', async () => {
@@ -354,15 +373,13 @@ describe('operator surface', () => {
       },
     );
 
-    it('a malformed X-Admin-Actor is a 400 naming it, nothing stored', async () => {
-      const [orgs, audits] = [await count('organisations'), await count('audit_log')];
-      const response = await api.admin('POST', '/api/v1/admin/orgs/', {
+    it('X-Admin-Actor, whatever it holds, is not read', async () => {
+      const response = await api.admin<OrgData>('POST', '/api/v1/admin/orgs/', {
         body: { name: 'Acme', kycDomain: 'acme.example', plan: 'STANDARD' },
         headers: { 'x-admin-actor': 'x'.repeat(65) },
       });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatch(/^Bad Request: X-Admin-Actor must be/);
-      expect([await count('organisations'), await count('audit_log')]).toEqual([orgs, audits]);
+      expect(response.status).toBe(200);
+      expect((await auditFor('org.create', response.body.data!.orgId))[0]!.actor).toBe(ADMIN);
     });
   });
 
@@ -371,7 +388,6 @@ describe('operator surface', () => {
       const target = await api.createOrg();
       const response = await api.admin<KeyData>('POST', `/api/v1/admin/orgs/${target.orgId}/api-keys/`, {
         body: { label: 'backend' },
-        headers: { 'x-admin-actor': 'bob' },
       });
       expect(response.status).toBe(200);
       const key = response.body.data!;
@@ -390,7 +406,7 @@ describe('operator surface', () => {
 
       const [audit] = await auditFor('api-key.issue', target.orgId);
       expect(audit).toEqual({
-        actor: 'bob',
+        actor: ADMIN,
         action: 'api-key.issue',
         org_id: target.orgId,
         details: { id: key.id, apiKey: key.apiKey, label: 'backend' },
@@ -609,7 +625,7 @@ describe('operator surface', () => {
       const response = await api.admin<ClientData>(
         'POST',
         `/api/v1/admin/orgs/${target.orgId}/oauth-clients/${target.clientId}/revoke`,
-        { headers: { 'x-admin-actor': 'carol' } },
+        {},
       );
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({
@@ -635,7 +651,7 @@ describe('operator surface', () => {
 
       expect(await auditFor('oauth-client.revoke', target.orgId)).toEqual([
         {
-          actor: 'carol',
+          actor: ADMIN,
           action: 'oauth-client.revoke',
           org_id: target.orgId,
           details: {
@@ -705,7 +721,6 @@ describe('operator surface', () => {
           NODE_ENV: 'test',
           DATABASE_URL: api.db.url,
           MASTER_KEY: api.config.masterKey.toString('base64'),
-          ADMIN_TOKEN: api.config.adminToken,
           DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-admin-e2e-')),
           PORT: String(port),
           LOG_LEVEL: 'silent',
@@ -750,6 +765,20 @@ describe('operator surface', () => {
       expect(await refusedAfter(at, () => orgCall(target, otherApi))).toBeLessThan(1000);
     });
 
+    it('a revoked personal token, or a disabled operator, is refused by every instance at once', async () => {
+      const operator = await api.createOperator('SUPPORT');
+      const list = (fixture: ApiFixture, as: { token: string }) =>
+        fixture.admin('GET', '/api/v1/admin/orgs/', { operator: as });
+      expect((await list(otherApi, operator)).status).toBe(200);
+      expect((await api.admin('POST', `/api/v1/admin/tokens/${operator.tokenId}/revoke`)).status).toBe(200);
+      expect((await list(otherApi, operator)).status).toBe(401);
+
+      const disabled = await api.createOperator('SUPPORT');
+      expect((await list(otherApi, disabled)).status).toBe(200);
+      expect((await api.admin('POST', `/api/v1/admin/operators/${disabled.id}/disable`)).status).toBe(200);
+      expect((await list(otherApi, disabled)).status).toBe(401);
+    });
+
     it('revoked tokens and clients are refused by every instance within 1 s', async () => {
       const target = await api.createOrg();
       const [one, two] = [await target.token(['BASE_MODULE:READ']), await target.token(['BASE_MODULE:READ'])];
@@ -792,7 +821,8 @@ describe('operator surface', () => {
       ]);
       expect(all.body.data!.items[0]).toMatchObject({
         orgId: created.orgId,
-        actor: 'admin',
+        actor: ADMIN,
+        operatorId: api.adminOperator.id,
         details: expect.any(Object) as object,
       });
       expect(all.body.data!.nextCursor).toBeNull();
@@ -812,6 +842,57 @@ describe('operator surface', () => {
         { changes: { name: { from: 'one', to: 'two' } } },
       ]);
       expect(next.body.data!.nextCursor).toBeNull();
+    });
+
+    it('filters by the operator who acted and by time, combined with the other filters', async () => {
+      const created = await createOrg();
+      const ops = await api.createOperator('TRADING_OPS');
+      await api.admin('PATCH', `/api/v1/admin/orgs/${created.orgId}/policy`, {
+        operator: ops,
+        body: { enabledAssets: ['BTC'] },
+      });
+      await api.admin('PATCH', `/api/v1/admin/orgs/${created.orgId}/`, { body: { name: 'renamed' } });
+      type Items = {
+        items: { action: string; actor: string; operatorId: string | null; createdAt: string }[];
+      };
+      const list = async (query: string) =>
+        (await api.admin<Items>('GET', `/api/v1/admin/audit/?orgId=${created.orgId}&${query}`)).body.data!
+          .items;
+
+      expect(
+        (await list(`operatorId=${ops.id}`)).map((item) => [item.action, item.actor, item.operatorId]),
+      ).toEqual([['org.policy', ops.email, ops.id]]);
+      expect((await list(`operatorId=${api.adminOperator.id}`)).map((item) => item.action)).toEqual([
+        'org.create',
+        'org.update',
+      ]);
+      // Time: backdate the creation, then ask around it.
+      await api.rows(
+        "UPDATE audit_log SET created_at = now() - interval '2 hours' WHERE org_id = $1 AND action = 'org.create'",
+        [created.orgId],
+      );
+      const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+      expect((await list(`to=${hourAgo}`)).map((item) => item.action)).toEqual(['org.create']);
+      expect((await list(`from=${hourAgo}`)).map((item) => item.action)).toEqual([
+        'org.policy',
+        'org.update',
+      ]);
+      expect(
+        (
+          await list(`from=${hourAgo}&to=${new Date(Date.now() + 60_000).toISOString()}&action=org.update`)
+        ).map((item) => item.action),
+      ).toEqual(['org.update']);
+    });
+
+    it.each([
+      ['operatorId=nope', 'operatorId must be a UUID'],
+      ['from=yesterday', 'from must be an ISO 8601 date-time'],
+      ['to=2030-13-01T00:00:00Z', 'to must be an ISO 8601 date-time'],
+      ['from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z', 'from must be before to'],
+    ])('a bad filter %s is a 400: %s', async (query, message) => {
+      const response = await api.admin('GET', `/api/v1/admin/audit/?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain(message);
     });
 
     it.each([
@@ -839,7 +920,8 @@ describe('operator surface', () => {
       expect(text).not.toContain(issued.body.data!.apiSecret!);
       expect(text).not.toContain(client.body.data!.clientSecret!);
       expect(text).not.toMatch(/"(sk|cs|at)_/);
-      expect(text).not.toContain(api.config.adminToken);
+      expect(text).not.toContain(api.adminToken);
+      expect(text).not.toMatch(/"op_/);
     });
   });
 
@@ -853,7 +935,7 @@ describe('operator surface', () => {
         env: {
           PATH: process.env.PATH ?? '',
           SVC_URL: api.baseUrl,
-          SVC_ADMIN_TOKEN: api.config.adminToken,
+          SVC_OPERATOR_TOKEN: api.adminToken,
           ...env,
         },
       }).then(
@@ -869,7 +951,7 @@ describe('operator surface', () => {
           '--url',
           api.baseUrl,
           '--token',
-          api.config.adminToken,
+          api.adminToken,
           '--name',
           'Scripted Ltd',
           '--kyc-domain',
@@ -882,11 +964,9 @@ describe('operator surface', () => {
           'cto@scripted.example',
           '--scopes',
           'BASE_MODULE:READWRITE MANAGE_USERS:READ',
-          '--actor',
-          'ci-script',
           '--json',
         ],
-        { SVC_URL: '', SVC_ADMIN_TOKEN: '' },
+        { SVC_URL: '', SVC_OPERATOR_TOKEN: '' },
       );
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       const printed = JSON.parse(stdout) as {
@@ -934,9 +1014,9 @@ describe('operator surface', () => {
           ])
         ).map((r) => [r.actor, r.action]),
       ).toEqual([
-        ['ci-script', 'org.create'],
-        ['ci-script', 'api-key.issue'],
-        ['ci-script', 'oauth-client.issue'],
+        [ADMIN, 'org.create'],
+        [ADMIN, 'api-key.issue'],
+        [ADMIN, 'oauth-client.issue'],
       ]);
     });
 
@@ -980,11 +1060,11 @@ describe('operator surface', () => {
       });
       expect(await count('organisations')).toBe(orgs);
 
-      const refused = await cli(['orgs', 'list', '--json'], { SVC_ADMIN_TOKEN: 'wrong' });
+      const refused = await cli(['orgs', 'list', '--json'], { SVC_OPERATOR_TOKEN: 'wrong' });
       expect(refused.code).toBe(1);
       expect(JSON.parse(refused.stderr)).toMatchObject({ error: { kind: 'api', status: 401 } });
       expect((JSON.parse(refused.stderr) as { error: { message: string } }).error.message).toMatch(
-        /^Unauthorized: the admin surface needs/,
+        /^Unauthorized: the personal token is invalid/,
       );
     });
 

@@ -109,7 +109,7 @@ describe(`fuzzing every route (${TOTAL} requests, FUZZ_SEED=${SEED})`, () => {
 
   function send(method: string, path: string, options: RequestOptions, operation: Operation) {
     const schemes = new Set((operation.security ?? [{ orgCredentials: [] }]).flatMap(Object.keys));
-    if (schemes.has('adminToken')) return api.admin(method, path, options);
+    if (schemes.has('operatorToken')) return api.admin(method, path, options);
     if (schemes.size === 0) return api.request(method, path, options);
     // Organisation routes: a signed request one time in two (JSON bodies: the signature covers their
     // canonical form), else the bearer token.

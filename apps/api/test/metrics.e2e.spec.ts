@@ -209,7 +209,7 @@ describe('the api /metrics', () => {
       }),
     ).toBe(1);
     expect(
-      await moved('auth_failures_total', { reason: 'bad_admin_token' }, async () => {
+      await moved('auth_failures_total', { reason: 'operator_refused' }, async () => {
         const response = await api.request('GET', '/api/v1/admin/orgs/', {
           headers: { authorization: 'Bearer wrong' },
         });

@@ -8,7 +8,7 @@ import { ModulesContainer, type ReflectableDecorator, Reflector } from '@nestjs/
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { isEnvelope } from '@svc/protocol';
 
-import { AUTH_METADATA, orgSecurity, SECURITY_SCHEMES } from '../src/auth/decorators.js';
+import { AUTH_METADATA, operatorSecurity, orgSecurity, SECURITY_SCHEMES } from '../src/auth/decorators.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
 import { WEB_PAGES_METADATA, webPageRoutes } from '../src/web/web-areas.js';
 import { INTERNAL_DETAIL, TestRoutesModule } from './support/test-routes.module.js';
@@ -76,7 +76,7 @@ describe('operations', () => {
       document = response.body as unknown as OpenAPIObject;
     });
 
-    it('is raw OpenAPI 3.1 with the API key headers, the bearer token and the admin token as schemes', () => {
+    it('is raw OpenAPI 3.1 with the API key headers, the bearer token and the operator credentials as schemes', () => {
       expect(isEnvelope(document)).toBe(false);
       expect(document.openapi).toBe('3.1.0');
       const schemes = document.components?.securitySchemes ?? {};
@@ -89,6 +89,12 @@ describe('operations', () => {
       expect(schemes[SECURITY_SCHEMES.signature]).toMatchObject({ type: 'apiKey', name: 'X-SIGNATURE' });
       expect(schemes[SECURITY_SCHEMES.bearer]).toMatchObject({ type: 'oauth2' });
       expect(schemes[SECURITY_SCHEMES.admin]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes[SECURITY_SCHEMES.operatorToken]).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(schemes[SECURITY_SCHEMES.operatorSession]).toMatchObject({
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'svc_operator_session',
+      });
     });
 
     it("lists every route the app serves but the operators' /metrics and the web pages, and nothing else", () => {
@@ -130,12 +136,13 @@ describe('operations', () => {
           const targets = [handler, metatype];
           const declared = <T>(decorator: ReflectableDecorator<T>): T | undefined =>
             reflector.getAllAndOverride(decorator, targets);
+          const operatorRule = declared(AUTH_METADATA.operator);
           const expected = declared(AUTH_METADATA.public)
             ? handler.name === 'token'
               ? TOKEN_SECURITY
               : []
-            : declared(AUTH_METADATA.admin)
-              ? [{ [SECURITY_SCHEMES.admin]: [] }]
+            : operatorRule
+              ? operatorSecurity(operatorRule)
               : orgSecurity(declared(AUTH_METADATA.scope));
           const operation = operations.get(`${name.replace(/Controller$/, '')}_${handler.name}`);
           // /metrics is left out of the document on purpose (its own tests: metrics.e2e.spec.ts).
@@ -155,7 +162,15 @@ describe('operations', () => {
       const security = (path: string, method: 'get' | 'post') => document.paths[path]?.[method]?.security;
       expect(security('/healthz', 'get')).toEqual([]);
       expect(security('/api/v1/oauth/token', 'post')).toEqual(TOKEN_SECURITY);
-      expect(security('/api/v1/test/admin', 'get')).toEqual([{ [SECURITY_SCHEMES.admin]: [] }]);
+      expect(security('/api/v1/test/admin', 'get')).toEqual([
+        { [SECURITY_SCHEMES.operatorToken]: [] },
+        { [SECURITY_SCHEMES.operatorSession]: [] },
+      ]);
+      expect(security('/api/v1/admin/operators', 'post')).toEqual([
+        { [SECURITY_SCHEMES.operatorToken]: [] },
+        { [SECURITY_SCHEMES.operatorSession]: [] },
+        { [SECURITY_SCHEMES.admin]: [] },
+      ]);
       expect(security('/api/v1/user', 'post')).toEqual([
         { apiKey: [], apiTimestamp: [], apiSignature: [] },
         { bearer: ['MANAGE_USERS:WRITE'] },
@@ -225,7 +240,7 @@ describe('operations', () => {
     });
 
     it('logs one line per request with its id, method, URL and status, and no secret', async () => {
-      const secrets: string[] = [org.clientSecret, org.apiSecret, org.apiKey, api.config.adminToken];
+      const secrets: string[] = [org.clientSecret, org.apiSecret, org.apiKey, api.adminToken];
       const responses: TestResponse[] = [];
       const keep = (response: TestResponse) => {
         responses.push(response);

@@ -153,9 +153,11 @@ describe('node apps/api/dist/main.js', () => {
     expect(badPort.output()).toContain('PORT: must be an integer number (got "abc")');
     expect(badPort.output()).toContain('LOG_LEVEL: must be one of the following values');
     expect((await production.exited).code).toBe(1);
-    for (const name of ['DATABASE_URL', 'MASTER_KEY', 'ADMIN_TOKEN']) {
+    for (const name of ['DATABASE_URL', 'MASTER_KEY']) {
       expect(production.output()).toContain(`${name}: required in production`);
     }
+    // ADMIN_TOKEN only bootstraps the first ADMIN: a deployment may go without it.
+    expect(production.output()).not.toContain('ADMIN_TOKEN');
     expect(existsSync(join(tmpdir(), 'svc-never-created'))).toBe(false);
   });
 
@@ -208,6 +210,43 @@ describe('node apps/api/dist/main.js', () => {
       });
       expect(anotherUrl).not.toBe(link!.trim());
       expect((await fetch(anotherUrl)).status).toBe(200);
+
+      // The demo operator: the admin CLI with its personal token, and --otp with a code of its TOTP secret.
+      expect(run.output()).toContain('Demo operator admin@localhost (ADMIN)');
+      const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+        orgId: number;
+        operatorToken: string;
+        operatorTotpSecret: string;
+      };
+      const cli = (args: string[]) =>
+        new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+          const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'cli', 'admin.js'), ...args], {
+            env: {
+              PATH: process.env.PATH ?? '',
+              SVC_URL: `http://127.0.0.1:${port}`,
+              SVC_OPERATOR_TOKEN: demo.operatorToken,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.on('error', reject);
+          child.on('exit', (code) => resolve({ code, out }));
+        });
+      const refused = await cli(['api-keys', 'issue', String(demo.orgId), '--json']);
+      expect(refused.out).toContain('step_up_required');
+      const { generate } = await import('otplib');
+      const code = await generate({
+        secret: demo.operatorTotpSecret,
+        epoch: Math.floor(Date.now() / 1000) + 30,
+      });
+      const issued = await cli(['api-keys', 'issue', String(demo.orgId), '--otp', code, '--json']);
+      expect(issued.code).toBe(0);
+      expect(JSON.parse(issued.out)).toMatchObject({
+        orgId: demo.orgId,
+        apiSecret: expect.any(String) as string,
+      });
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;

@@ -97,7 +97,7 @@ describe('operator trading surface', () => {
         { symbol: 'BTC_EUR', price: '55000.50000000' },
       ]);
       expect(await lastAudit('price.set')).toEqual({
-        actor: 'admin',
+        actor: 'admin@ops.test',
         org_id: null,
         details: { symbol: 'BTC_EUR', from: null, to: '55000.50000000' },
       });
@@ -249,7 +249,7 @@ describe('operator trading surface', () => {
       ]);
       expect(await jobFor(events[0]!.id)).toBe(1);
       expect(await lastAudit('org.policy')).toEqual({
-        actor: 'admin',
+        actor: 'admin@ops.test',
         org_id: org.orgId,
         details: {
           changes: { quoteLimit: { from: {}, to: { EUR: '1000', USD: '900.5' } } },
@@ -475,7 +475,7 @@ describe('operator trading surface', () => {
         expect(await jobFor(event.id)).toBe(1);
       }
       expect(await lastAudit('notice.publish')).toEqual({
-        actor: 'admin',
+        actor: 'admin@ops.test',
         org_id: null,
         details: {
           noticeId: response.body.data!.id,
@@ -648,29 +648,33 @@ describe('operator trading surface', () => {
     });
   });
 
-  it('documents every new route in /openapi.json with the admin token and its path parameters', async () => {
+  it('documents every new route in /openapi.json with the operator credentials, its role and its path parameters', async () => {
     const document = (await api.request('GET', '/openapi.json')).body as unknown as {
       paths: Record<
         string,
-        Record<string, { security?: unknown; parameters?: { name: string; in: string }[] }>
+        Record<
+          string,
+          { security?: unknown; parameters?: { name: string; in: string }[]; 'x-operator-role'?: string }
+        >
       >;
     };
-    const routes: [string, string, string[]][] = [
-      ['/api/v1/admin/prices', 'get', []],
-      ['/api/v1/admin/prices/{symbol}', 'get', ['symbol']],
-      ['/api/v1/admin/prices/{symbol}', 'put', ['symbol']],
-      ['/api/v1/admin/prices/{symbol}', 'delete', ['symbol']],
-      ['/api/v1/admin/orgs/{orgId}/policy', 'patch', ['orgId']],
-      ['/api/v1/admin/notices', 'post', []],
-      ['/api/v1/admin/notices', 'get', []],
-      ['/api/v1/admin/notices/{id}', 'get', ['id']],
+    const routes: [string, string, string[], string][] = [
+      ['/api/v1/admin/prices', 'get', [], 'SUPPORT'],
+      ['/api/v1/admin/prices/{symbol}', 'get', ['symbol'], 'SUPPORT'],
+      ['/api/v1/admin/prices/{symbol}', 'put', ['symbol'], 'TRADING_OPS'],
+      ['/api/v1/admin/prices/{symbol}', 'delete', ['symbol'], 'TRADING_OPS'],
+      ['/api/v1/admin/orgs/{orgId}/policy', 'patch', ['orgId'], 'TRADING_OPS'],
+      ['/api/v1/admin/notices', 'post', [], 'TRADING_OPS'],
+      ['/api/v1/admin/notices', 'get', [], 'SUPPORT'],
+      ['/api/v1/admin/notices/{id}', 'get', ['id'], 'SUPPORT'],
     ];
-    for (const [path, method, parameters] of routes) {
+    for (const [path, method, parameters, role] of routes) {
       const operation = document.paths[path]?.[method];
-      expect({ path, method, security: operation?.security }).toEqual({
+      expect({ path, method, security: operation?.security, role: operation?.['x-operator-role'] }).toEqual({
         path,
         method,
-        security: [{ [SECURITY_SCHEMES.admin]: [] }],
+        security: [{ [SECURITY_SCHEMES.operatorToken]: [] }, { [SECURITY_SCHEMES.operatorSession]: [] }],
+        role,
       });
       const inPath = (operation?.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
       expect(inPath).toEqual(parameters);
@@ -684,7 +688,7 @@ describe('operator trading surface', () => {
 
     const cli = (args: string[]) =>
       execFileAsync(process.execPath, [CLI, ...args], {
-        env: { PATH: process.env.PATH ?? '', SVC_URL: api.baseUrl, SVC_ADMIN_TOKEN: api.config.adminToken },
+        env: { PATH: process.env.PATH ?? '', SVC_URL: api.baseUrl, SVC_OPERATOR_TOKEN: api.adminToken },
       }).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (error: unknown) => error as { code: number; stdout: string; stderr: string },

@@ -30,7 +30,7 @@ export function readEnvironment<Env extends object>(
 /** Rules on the kind of value: when one fails, range rules (checked on NaN for "abc") only add noise. */
 const KIND_RULES = new Set(['isInt', 'isIn', 'isUrl', 'isBase64', 'isString']);
 /** Never echoed back: a near miss would print the secret to the terminal and the logs. */
-const SECRET_VARIABLES = new Set(['MASTER_KEY', 'ADMIN_TOKEN', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['MASTER_KEY', 'ADMIN_TOKEN', 'METRICS_TOKEN', 'OIDC_CLIENT_SECRET']);
 
 /** `NAME: the rule (got the value as set)`, e.g. `PORT: must be an integer number (got "abc")`. */
 function problemLine(error: ValidationError, raw: string | undefined): string {

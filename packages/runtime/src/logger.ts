@@ -14,8 +14,25 @@ const SECRET_FIELDS = [
   'adminToken',
   'masterKey',
   'authorization',
+  // Operators' credentials (docs/operators.md).
+  'token',
+  'setupToken',
+  'totpSecret',
+  'otpauthUri',
+  'csrfToken',
+  'passwordHash',
+  'totpSecretCiphertext',
+  'tokenHash',
+  'oidcClientSecret',
 ];
-const SECRET_HEADERS = ['authorization', '["x-api-key"]', '["x-signature"]', 'cookie'];
+const SECRET_HEADERS = [
+  'authorization',
+  '["x-api-key"]',
+  '["x-signature"]',
+  'cookie',
+  '["set-cookie"]',
+  '["x-csrf-token"]',
+];
 
 /** Paths that may hold a secret; their values never reach the log. */
 export const REDACTED_PATHS = [

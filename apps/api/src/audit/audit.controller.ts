@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { AuditService } from './audit.service.js';
 import { ListAuditQuery } from './dto/list-audit.query.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -11,15 +11,16 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
-  /** Oldest first, filtered by orgId and action, paginated by cursor. */
+  /** Oldest first, filtered by operator, organisation, action and time, paginated by cursor. */
   @ApiRoute({
     summary: 'List the audit log',
     description:
-      'Every operator write, oldest first, filtered by organisation and action; paginated by cursor.',
+      'Every operator write, oldest first, naming the operator who made it (from their session or token); ' +
+      'filtered by operator, organisation, action and time; paginated by cursor.',
     data: { page: 'AuditEntry' },
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Query() query: ListAuditQuery) {
     return this.audit.list(query);
   }

@@ -1,16 +1,24 @@
 // Every query of the audit log: rows are only ever added, in the transaction of the change they record.
 import { Injectable } from '@nestjs/common';
 import { AuditEntry } from '@svc/db';
-import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import {
+  Between,
+  DataSource,
+  type EntityManager,
+  type FindOptionsWhere,
+  LessThan,
+  MoreThanOrEqual,
+} from 'typeorm';
 
 import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import type { AuditActor } from './admin-actor.decorator.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
 
 const BY_ID: Keyset<AuditEntry, 'id'> = { column: 'id', key: ROW_ID };
 
 export interface NewAuditEntry {
-  /** The X-Admin-Actor label, or 'admin'. */
-  readonly actor: string;
+  /** The authenticated operator, or the system. */
+  readonly actor: AuditActor;
   /** `<resource>.<verb>`, e.g. `org.create`, `api-key.revoke`. */
   readonly action: string;
   readonly orgId: number | null;
@@ -22,13 +30,20 @@ export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(manager: EntityManager, entry: NewAuditEntry): Promise<void> {
-    await manager.insert(AuditEntry, { ...entry });
+    const { actor, ...rest } = entry;
+    await manager.insert(AuditEntry, { ...rest, actor: actor.label, operatorId: actor.operatorId });
   }
 
   list(query: ListAuditQuery): Promise<Page<AuditEntry>> {
     const where: FindOptionsWhere<AuditEntry> = {};
     if (query.orgId !== undefined) where.orgId = query.orgId;
     if (query.action !== undefined) where.action = query.action;
+    if (query.operatorId !== undefined) where.operatorId = query.operatorId.toLowerCase();
+    const from = query.from === undefined ? undefined : new Date(query.from);
+    const to = query.to === undefined ? undefined : new Date(query.to);
+    if (from && to) where.createdAt = Between(from, new Date(to.getTime() - 1));
+    else if (from) where.createdAt = MoreThanOrEqual(from);
+    else if (to) where.createdAt = LessThan(to);
     return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query);
   }
 }

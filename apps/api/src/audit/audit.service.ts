@@ -5,6 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
+import { badRequest } from '../common/errors.js';
 import { mapPage, type Page } from '../common/pagination.js';
 import { AuditRepository, type NewAuditEntry } from './audit.repository.js';
 import { auditView, type AuditView } from './audit.view.js';
@@ -24,6 +25,13 @@ export class AuditService {
   }
 
   async list(query: ListAuditQuery): Promise<Page<AuditView>> {
+    if (
+      query.from !== undefined &&
+      query.to !== undefined &&
+      Date.parse(query.from) >= Date.parse(query.to)
+    ) {
+      throw badRequest('from must be before to');
+    }
     return mapPage(await this.audit.list(query), auditView);
   }
 }

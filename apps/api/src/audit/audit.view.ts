@@ -5,6 +5,7 @@ export function auditView(entry: AuditEntry) {
   return {
     id: entry.id,
     actor: entry.actor,
+    operatorId: entry.operatorId,
     action: entry.action,
     orgId: entry.orgId,
     details: entry.details,

@@ -2,10 +2,11 @@
 // requirement OpenAPI shows for the route.
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiSecurity, DECORATORS } from '@nestjs/swagger';
+import { ApiExtension, ApiSecurity, DECORATORS } from '@nestjs/swagger';
 import type { Scope } from '@svc/protocol';
 
-import type { AuthenticatedRequest, Principal } from './principal.js';
+import type { AuthenticatedRequest, OperatorCaller, OperatorPrincipal, Principal } from './principal.js';
+import type { OperatorRole } from './roles.js';
 
 /** The OpenAPI security schemes (defined in openapi/openapi.ts). */
 export const SECURITY_SCHEMES = {
@@ -13,9 +14,25 @@ export const SECURITY_SCHEMES = {
   timestamp: 'apiTimestamp',
   signature: 'apiSignature',
   bearer: 'bearer',
+  /** ADMIN_TOKEN: only on the route that creates the first ADMIN. */
   admin: 'adminToken',
+  operatorToken: 'operatorToken',
+  operatorSession: 'operatorSession',
   clientBasic: 'clientBasic',
 } as const;
+
+/** What an operator route asks of its caller (docs/operators.md#roles). */
+export interface OperatorRule {
+  /** The least role it needs (auth/roles.ts). */
+  readonly role: OperatorRole;
+  /** A second factor shown within OPERATOR_STEP_UP_MINUTES (sensitive actions). */
+  readonly stepUp: boolean;
+  /** ADMIN_TOKEN is taken too, while no ADMIN exists (the create-operator route only). */
+  readonly bootstrap: boolean;
+}
+
+/** The OpenAPI extensions an operator route carries: its role and whether it needs step-up. */
+export const OPERATOR_EXTENSIONS = { role: 'x-operator-role', stepUp: 'x-step-up' } as const;
 
 type SecurityRequirement = Record<string, string[]>;
 
@@ -34,7 +51,7 @@ export function orgSecurity(scope?: Scope): SecurityRequirement[] {
 export const AUTH_METADATA = {
   public: Reflector.createDecorator<true>({ transform: () => true }),
   scope: Reflector.createDecorator<Scope>(),
-  admin: Reflector.createDecorator<true>({ transform: () => true }),
+  operator: Reflector.createDecorator<OperatorRule>(),
 } as const;
 
 /** No credentials needed (health, metrics, the token endpoint). On a controller or a route. */
@@ -54,8 +71,47 @@ export const RequireScope = (scope: Scope) =>
     ...orgSecurity(scope).map((requirement) => ApiSecurity(requirement)),
   );
 
-/** The operator surface: the admin token, not an organisation's credentials. */
-export const AdminOnly = () => applyDecorators(AUTH_METADATA.admin(), ApiSecurity(SECURITY_SCHEMES.admin));
+/**
+ * An operator route, with the least role it needs, e.g. @RequireRole('TRADING_OPS'); `stepUp` for sensitive
+ * actions. Operators authenticate with a personal token or a console session, never an organisation's
+ * credentials.
+ */
+export const RequireRole = (role: OperatorRole, options: { stepUp?: boolean; bootstrap?: boolean } = {}) => {
+  const rule: OperatorRule = { role, stepUp: options.stepUp ?? false, bootstrap: options.bootstrap ?? false };
+  return applyDecorators(
+    AUTH_METADATA.operator(rule),
+    ...operatorSecurity(rule).map((requirement) => ApiSecurity(requirement)),
+    ApiExtension(OPERATOR_EXTENSIONS.role, role),
+    ApiExtension(OPERATOR_EXTENSIONS.stepUp, rule.stepUp),
+  );
+};
+
+/** An operator route's security: a personal token or a session; ADMIN_TOKEN too on the bootstrap route. */
+export function operatorSecurity(rule: Pick<OperatorRule, 'bootstrap'>): SecurityRequirement[] {
+  return [
+    { [SECURITY_SCHEMES.operatorToken]: [] },
+    { [SECURITY_SCHEMES.operatorSession]: [] },
+    ...(rule.bootstrap ? [{ [SECURITY_SCHEMES.admin]: [] }] : []),
+  ];
+}
+
+/** Who is calling an operator route, ADMIN_TOKEN's bootstrap included (the create-operator route). */
+export const CurrentCaller = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): OperatorCaller => {
+    const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().operator;
+    if (!caller) throw new Error('@CurrentCaller() on a route without @RequireRole()');
+    return caller;
+  },
+);
+
+/** The operator calling an operator route (the guard lets ADMIN_TOKEN through on the bootstrap route only). */
+export const CurrentOperator = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): OperatorPrincipal => {
+    const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().operator;
+    if (caller?.kind !== 'operator') throw new Error('@CurrentOperator() on a route without @RequireRole()');
+    return caller;
+  },
+);
 
 /** The authenticated organisation caller. */
 export const Caller = createParamDecorator(

@@ -1,26 +1,25 @@
 // The one global guard: every route needs an organisation's credentials (a bearer token or an API key
-// signature, docs/decisions.md, "API") unless it is @Public() or @AdminOnly(); a bearer token must also carry
-// the route's @RequireScope().
-import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+// signature, docs/decisions.md, "API") unless it is @Public() or an operator route (@RequireRole, whose
+// caller OperatorAuthService establishes); a bearer token must also carry the route's @RequireScope().
+import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { grantsScope } from '@svc/protocol';
 
-import { InsufficientScopeError, unauthenticated } from '../common/errors.js';
+import { AppError, InsufficientScopeError, unauthenticated } from '../common/errors.js';
 import { routeMetadata } from '../common/route-metadata.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BEARER_STRATEGY } from './bearer.strategy.js';
 import { AUTH_METADATA } from './decorators.js';
 import { HMAC_STRATEGY } from './hmac.strategy.js';
 import type { AuthenticatedRequest, Principal } from './principal.js';
-import { constantTimeEqual } from '../credentials/secrets.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { OperatorAuthService } from '../operators/operator-auth.service.js';
 
 @Injectable()
 export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly operators: OperatorAuthService,
     private readonly metrics: MetricsService,
   ) {
     super();
@@ -29,7 +28,18 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (routeMetadata(this.reflector, AUTH_METADATA.public, context)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (routeMetadata(this.reflector, AUTH_METADATA.admin, context)) return this.checkAdmin(request);
+    const operatorRule = routeMetadata(this.reflector, AUTH_METADATA.operator, context);
+    if (operatorRule) {
+      try {
+        request.operator = await this.operators.authenticate(request, operatorRule);
+      } catch (error) {
+        this.metrics.authFailed(
+          error instanceof AppError && error.status === 403 ? 'operator_forbidden' : 'operator_refused',
+        );
+        throw error;
+      }
+      return true;
+    }
 
     await super.canActivate(context);
     const required = routeMetadata(this.reflector, AUTH_METADATA.scope, context);
@@ -50,15 +60,5 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
       });
     }
     return user;
-  }
-
-  private checkAdmin(request: AuthenticatedRequest): boolean {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-    if (!token || !constantTimeEqual(token, this.config.adminToken)) {
-      this.metrics.authFailed('bad_admin_token');
-      throw unauthenticated('the admin surface needs Authorization: Bearer <ADMIN_TOKEN>');
-    }
-    return true;
   }
 }

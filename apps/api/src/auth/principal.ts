@@ -1,3 +1,4 @@
+import type { OperatorRole } from '@svc/db';
 import type { Scope } from '@svc/protocol';
 import type { FastifyRequest } from 'fastify';
 
@@ -11,4 +12,29 @@ export interface Principal {
   readonly credentialId: string;
 }
 
-export type AuthenticatedRequest = FastifyRequest & { user: Principal; rawBody?: Buffer };
+/** An operator on an operator route: from a personal token or a console session, never from a claim. */
+export interface OperatorPrincipal {
+  readonly kind: 'operator';
+  readonly operatorId: string;
+  readonly email: string;
+  readonly role: OperatorRole;
+  readonly via: 'token' | 'session';
+  /** The token's or the session's id. */
+  readonly credentialId: string;
+  /** When this token or session last showed a second factor (step-up), or null. */
+  readonly secondFactorAt: Date | null;
+}
+
+/** ADMIN_TOKEN on the route that creates the first ADMIN, while none exists. */
+export interface BootstrapPrincipal {
+  readonly kind: 'bootstrap';
+}
+
+export type OperatorCaller = OperatorPrincipal | BootstrapPrincipal;
+
+export type AuthenticatedRequest = FastifyRequest & {
+  user: Principal;
+  /** Set on operator routes (@RequireRole). */
+  operator?: OperatorCaller;
+  rawBody?: Buffer;
+};

@@ -51,3 +51,12 @@ export class BigIdPipe implements PipeTransform<string, string> {
     return value;
   }
 }
+
+/** A UUID in a path (an operator's, a personal token's). */
+@Injectable()
+export class UuidPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!UUID.test(value)) throw badRequest('id must be a UUID');
+    return value.toLowerCase();
+  }
+}

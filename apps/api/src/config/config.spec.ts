@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -44,6 +44,14 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1024 * 1024,
       tokenRateLimitPerMinute: 30,
       logLevel: 'info',
+      operators: {
+        sessionIdleMinutes: 30,
+        sessionMaxHours: 12,
+        stepUpMinutes: 5,
+        tokenMaxDays: 90,
+        setupHours: 72,
+        signIn: { accountLimit: 5, addressLimit: 30, windowMinutes: 15 },
+      },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
     expect(Object.isFrozen(config)).toBe(true);
@@ -64,8 +72,24 @@ describe('loadConfig', () => {
       TOKEN_TTL_SECONDS: '600',
       BODY_LIMIT_BYTES: '2048',
       LOG_LEVEL: 'debug',
+      OPERATOR_SESSION_IDLE_MINUTES: '10',
+      OPERATOR_SESSION_MAX_HOURS: '8',
+      OPERATOR_STEP_UP_MINUTES: '2',
+      OPERATOR_TOKEN_MAX_DAYS: '30',
+      OPERATOR_SETUP_HOURS: '24',
+      SIGN_IN_ACCOUNT_LIMIT: '3',
+      SIGN_IN_ADDRESS_LIMIT: '10',
+      SIGN_IN_WINDOW_MINUTES: '5',
     });
     expect(config).toMatchObject({
+      operators: {
+        sessionIdleMinutes: 10,
+        sessionMaxHours: 8,
+        stepUpMinutes: 2,
+        tokenMaxDays: 30,
+        setupHours: 24,
+        signIn: { accountLimit: 3, addressLimit: 10, windowMinutes: 5 },
+      },
       port: 8080,
       host: '0.0.0.0',
       databaseUrl: 'postgres://svc:pw@db:5432/svc',
@@ -75,16 +99,14 @@ describe('loadConfig', () => {
     });
   });
 
-  it('outside production, generates the missing master key and admin token into DATA_DIR once', () => {
+  it('outside production, generates the missing master key into DATA_DIR once; ADMIN_TOKEN is never made up', () => {
     const first = loadConfig({ DATA_DIR: dataDir });
     expect(first.masterKey).toHaveLength(32);
-    expect(first.adminToken.length).toBeGreaterThanOrEqual(32);
-    expect(readdirSync(dataDir).sort()).toEqual(['admin-token', 'master.key']);
+    expect(first.adminToken).toBeNull();
+    expect(readdirSync(dataDir).sort()).toEqual(['master.key']);
     expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
-    expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(first.adminToken);
     const second = loadConfig({ DATA_DIR: dataDir });
     expect(second.masterKey).toEqual(first.masterKey);
-    expect(second.adminToken).toBe(first.adminToken);
   });
 
   it.each([
@@ -96,6 +118,7 @@ describe('loadConfig', () => {
     ['PORT', 'abc', 'PORT: must be an integer number (got "abc")'],
     ['PORT', '70000', 'PORT: must not be greater than 65535 (got "70000")'],
     ['PORT', '-1', 'PORT: must not be less than 0 (got "-1")'],
+    ['OPERATOR_STEP_UP_MINUTES', '0', 'OPERATOR_STEP_UP_MINUTES: must not be less than 1 (got "0")'],
     [
       'DATABASE_URL',
       'mysql://svc:hunter2@db/svc',
@@ -142,7 +165,7 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('in production, requires DATABASE_URL, MASTER_KEY and ADMIN_TOKEN and generates nothing', () => {
+  it('in production, requires DATABASE_URL and MASTER_KEY (ADMIN_TOKEN only bootstraps) and generates nothing', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(ConfigError);
     try {
       loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
@@ -150,7 +173,6 @@ describe('loadConfig', () => {
       expect((error as Error).message.split('\n').slice(1)).toEqual([
         '  DATABASE_URL: required in production (the embedded PostgreSQL is for development)',
         '  MASTER_KEY: required in production (32 random bytes, base64)',
-        '  ADMIN_TOKEN: required in production (at least 32 characters)',
       ]);
     }
     const config = loadConfig({
@@ -162,5 +184,13 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({ env: 'production', logLevel: 'info', adminToken: ADMIN_TOKEN });
     expect(readdirSync(dataDir)).toEqual([]);
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://svc:svc@db:5432/svc',
+        MASTER_KEY,
+      }).adminToken,
+    ).toBeNull();
   });
 });

@@ -4,7 +4,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import {
-  developmentSecret,
   loadServiceEnvironment,
   serviceSettings,
   ServiceEnvironment,
@@ -25,7 +24,7 @@ class Environment extends ServiceEnvironment {
   @IsString()
   HOST?: string;
 
-  /** Bearer token of the operator surface. Required in production. */
+  /** Bootstraps the first ADMIN operator, and nothing else (docs/operators.md). */
   @IsOptional()
   @IsString()
   @MinLength(32)
@@ -91,12 +90,99 @@ class Environment extends ServiceEnvironment {
   @Min(30)
   @Max(3600)
   DASHBOARD_LINK_TTL_SECONDS?: number;
+
+  /** Minutes a console session lives without a request. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  OPERATOR_SESSION_IDLE_MINUTES?: number;
+
+  /** Hours a console session lives at most, however active. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  OPERATOR_SESSION_MAX_HOURS?: number;
+
+  /** Minutes a second factor counts for sensitive actions (step-up). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  OPERATOR_STEP_UP_MINUTES?: number;
+
+  /** The longest lifetime of a personal API token, in days. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  OPERATOR_TOKEN_MAX_DAYS?: number;
+
+  /** Hours an enrolment token (answered by an operator's creation or reset) stays good. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  OPERATOR_SETUP_HOURS?: number;
+
+  /** Failed sign-ins of one account per window before it is throttled. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGN_IN_ACCOUNT_LIMIT?: number;
+
+  /** Sign-in attempts from one address per window before it is throttled. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGN_IN_ADDRESS_LIMIT?: number;
+
+  /** Single sign-on: the OpenID provider's issuer URL (https; http only on a loopback host). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OIDC_ISSUER?: string;
+
+  @IsOptional()
+  @IsString()
+  OIDC_CLIENT_ID?: string;
+
+  /** Omitted for a public client (PKCE alone). */
+  @IsOptional()
+  @IsString()
+  OIDC_CLIENT_SECRET?: string;
+
+  /** Where the provider sends the browser back: this api's /api/v1/admin/sign-in/oidc/callback. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OIDC_REDIRECT_URI?: string;
+
+  /** Where a signed-in browser goes next (a path of this site). */
+  @IsOptional()
+  @IsString()
+  OIDC_AFTER_SIGN_IN?: string;
+
+  /** The sign-in throttle's window, in minutes. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  SIGN_IN_WINDOW_MINUTES?: number;
 }
 
 export interface AppConfig extends ServiceSettings {
   readonly port: number;
   readonly host: string;
-  readonly adminToken: string;
+  /** Null when ADMIN_TOKEN is not set: no bootstrap. */
+  readonly adminToken: string | null;
   readonly tokenTtlSeconds: number;
   readonly signatureWindow: { readonly maxAgeSeconds: number; readonly maxAheadSeconds: number };
   readonly bodyLimitBytes: number;
@@ -106,6 +192,28 @@ export interface AppConfig extends ServiceSettings {
   /** Without a trailing slash; null: the address each request was sent to. */
   readonly publicUrl: string | null;
   readonly dashboardLinkTtlSeconds: number;
+  readonly operators: OperatorSettings;
+}
+
+export interface OperatorSettings {
+  readonly sessionIdleMinutes: number;
+  readonly sessionMaxHours: number;
+  readonly stepUpMinutes: number;
+  readonly tokenMaxDays: number;
+  readonly setupHours: number;
+  readonly signIn: {
+    readonly accountLimit: number;
+    readonly addressLimit: number;
+    readonly windowMinutes: number;
+  };
+  /** Single sign-on through OpenID Connect; null when not configured. */
+  readonly oidc: {
+    readonly issuer: string;
+    readonly clientId: string;
+    readonly clientSecret: string | null;
+    readonly redirectUri: string;
+    readonly afterSignIn: string;
+  } | null;
 }
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -113,17 +221,18 @@ export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   root = process.cwd(),
 ): AppConfig {
-  const env = loadServiceEnvironment(Environment, source, (env, mode) =>
-    mode === 'production' && !env.ADMIN_TOKEN
-      ? ['ADMIN_TOKEN: required in production (at least 32 characters)']
-      : [],
-  );
+  const env = loadServiceEnvironment(Environment, source, (env) => {
+    const set = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_REDIRECT_URI].filter(Boolean).length;
+    return set === 0 || set === 3
+      ? []
+      : ['OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI: set all three for single sign-on, or none'];
+  });
   const settings = serviceSettings(env, root);
   return Object.freeze({
     ...settings,
     port: env.PORT ?? 3000,
     host: env.HOST ?? '127.0.0.1',
-    adminToken: env.ADMIN_TOKEN ?? developmentSecret(settings.dataDir, 'admin-token', 32),
+    adminToken: env.ADMIN_TOKEN ?? null,
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS ?? 3600,
     signatureWindow: Object.freeze({
       maxAgeSeconds: env.SIGNATURE_MAX_AGE_SECONDS ?? 300,
@@ -135,6 +244,28 @@ export function loadConfig(
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     dashboardLinkTtlSeconds: env.DASHBOARD_LINK_TTL_SECONDS ?? 600,
+    operators: Object.freeze({
+      sessionIdleMinutes: env.OPERATOR_SESSION_IDLE_MINUTES ?? 30,
+      sessionMaxHours: env.OPERATOR_SESSION_MAX_HOURS ?? 12,
+      stepUpMinutes: env.OPERATOR_STEP_UP_MINUTES ?? 5,
+      tokenMaxDays: env.OPERATOR_TOKEN_MAX_DAYS ?? 90,
+      setupHours: env.OPERATOR_SETUP_HOURS ?? 72,
+      signIn: Object.freeze({
+        accountLimit: env.SIGN_IN_ACCOUNT_LIMIT ?? 5,
+        addressLimit: env.SIGN_IN_ADDRESS_LIMIT ?? 30,
+        windowMinutes: env.SIGN_IN_WINDOW_MINUTES ?? 15,
+      }),
+      oidc:
+        env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_REDIRECT_URI
+          ? Object.freeze({
+              issuer: env.OIDC_ISSUER,
+              clientId: env.OIDC_CLIENT_ID,
+              clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+              redirectUri: env.OIDC_REDIRECT_URI,
+              afterSignIn: env.OIDC_AFTER_SIGN_IN ?? '/console/',
+            })
+          : null,
+    }),
   });
 }
 

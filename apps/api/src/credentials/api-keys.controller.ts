@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 
-import { AdminOnly } from '../auth/decorators.js';
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { RequireRole } from '../auth/decorators.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { IssueApiKeyDto } from './dto/issue-credential.dto.js';
 import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
@@ -23,8 +23,12 @@ export class ApiKeysController {
   })
   @Post()
   @HttpCode(200)
-  @AdminOnly()
-  issue(@AdminActor() actor: string, @Param('orgId', OrgIdPipe) orgId: number, @Body() body: IssueApiKeyDto) {
+  @RequireRole('ADMIN', { stepUp: true })
+  issue(
+    @AdminActor() actor: AuditActor,
+    @Param('orgId', OrgIdPipe) orgId: number,
+    @Body() body: IssueApiKeyDto,
+  ) {
     return this.apiKeys.issue(actor, orgId, body);
   }
 
@@ -35,7 +39,7 @@ export class ApiKeysController {
     errors: [404],
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Param('orgId', OrgIdPipe) orgId: number) {
     return this.apiKeys.list(orgId);
   }
@@ -50,9 +54,9 @@ export class ApiKeysController {
   })
   @Post(':id/revoke')
   @HttpCode(200)
-  @AdminOnly()
+  @RequireRole('ADMIN')
   revoke(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Param('id', new CredentialRefPipe('pk')) ref: CredentialRef,
   ) {

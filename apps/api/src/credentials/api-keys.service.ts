@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { notFound } from '../common/errors.js';
 import type { CredentialRef } from '../common/params.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -30,7 +31,7 @@ export class ApiKeysService {
   ) {}
 
   /** Issues a key, audited as `actor`; the answer holds apiSecret, the only time it is shown. */
-  issue(actor: string, orgId: number, input: IssueApiKeyDto): Promise<IssuedApiKeyView> {
+  issue(actor: AuditActor, orgId: number, input: IssueApiKeyDto): Promise<IssuedApiKeyView> {
     return this.dataSource.transaction(async (manager) => {
       await this.orgs.find(manager, orgId);
       const apiSecret = newCredential('sk', 32);
@@ -58,7 +59,7 @@ export class ApiKeysService {
   }
 
   /** Idempotent: revoking a revoked key answers it unchanged (and is audited as such). */
-  async revoke(actor: string, orgId: number, ref: CredentialRef): Promise<ApiKeyView> {
+  async revoke(actor: AuditActor, orgId: number, ref: CredentialRef): Promise<ApiKeyView> {
     const view = await this.dataSource.transaction(async (manager) => {
       const key = await this.lock(manager, orgId, ref);
       const alreadyRevoked = key.revokedAt !== null;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 
-import { AdminOnly } from '../auth/decorators.js';
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { RequireRole } from '../auth/decorators.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { IssueOAuthClientDto } from './dto/issue-credential.dto.js';
 import { OAuthClientsService } from './oauth-clients.service.js';
 import { CredentialRefPipe, type CredentialRef, OrgIdPipe } from '../common/params.js';
@@ -23,9 +23,9 @@ export class OAuthClientsController {
   })
   @Post('oauth-clients')
   @HttpCode(200)
-  @AdminOnly()
+  @RequireRole('ADMIN', { stepUp: true })
   issue(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Body() body: IssueOAuthClientDto,
   ) {
@@ -39,7 +39,7 @@ export class OAuthClientsController {
     errors: [404],
   })
   @Get('oauth-clients')
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Param('orgId', OrgIdPipe) orgId: number) {
     return this.clients.list(orgId);
   }
@@ -53,9 +53,9 @@ export class OAuthClientsController {
   })
   @Post('oauth-clients/:id/revoke')
   @HttpCode(200)
-  @AdminOnly()
+  @RequireRole('ADMIN')
   revoke(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Param('id', new CredentialRefPipe('cl')) ref: CredentialRef,
   ) {
@@ -72,8 +72,8 @@ export class OAuthClientsController {
   })
   @Post('tokens/revoke')
   @HttpCode(200)
-  @AdminOnly()
-  revokeTokens(@AdminActor() actor: string, @Param('orgId', OrgIdPipe) orgId: number) {
+  @RequireRole('ADMIN')
+  revokeTokens(@AdminActor() actor: AuditActor, @Param('orgId', OrgIdPipe) orgId: number) {
     return this.clients.revokeOrgTokens(actor, orgId);
   }
 }

@@ -8,6 +8,7 @@ import { parseScopes, type Scope, ScopeError } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { CredentialRef } from '../common/params.js';
 import { OrgsService } from '../orgs/orgs.service.js';
@@ -43,7 +44,7 @@ export class OAuthClientsService {
   ) {}
 
   /** Issues a client, audited as `actor`; the answer holds clientSecret, the only time it is shown. */
-  issue(actor: string, orgId: number, input: IssueOAuthClientDto): Promise<IssuedOAuthClientView> {
+  issue(actor: AuditActor, orgId: number, input: IssueOAuthClientDto): Promise<IssuedOAuthClientView> {
     const scopes = grantedScopes(input.scopes);
     return this.dataSource.transaction(async (manager) => {
       await this.orgs.find(manager, orgId);
@@ -74,7 +75,7 @@ export class OAuthClientsService {
 
   /** Revokes the client and its unrevoked tokens. Idempotent, like API key revocation. */
   async revoke(
-    actor: string,
+    actor: AuditActor,
     orgId: number,
     ref: CredentialRef,
   ): Promise<OAuthClientView & { tokensRevoked: number }> {
@@ -99,7 +100,7 @@ export class OAuthClientsService {
   }
 
   /** Revokes every unexpired, unrevoked token of the organisation, whichever client it came from. */
-  async revokeOrgTokens(actor: string, orgId: number): Promise<{ revoked: number }> {
+  async revokeOrgTokens(actor: AuditActor, orgId: number): Promise<{ revoked: number }> {
     const result = await this.dataSource.transaction(async (manager) => {
       await this.orgs.find(manager, orgId);
       const revoked = await this.repository.revokeTokens(manager, { orgId });

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { OrgIdPipe } from '../common/params.js';
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { ApproveKycDto, RejectKycDto, RequestInformationDto } from './dto/review.dto.js';
 import { KycService } from './kyc.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -11,7 +11,6 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 /** The operators' KYC decisions (admin surface); each is audited. */
 @ApiTags('Operator: KYC review')
 @Controller('admin/orgs/:orgId/users/:orgUserId/kyc')
-@AdminOnly()
 export class KycReviewController {
   constructor(private readonly kyc: KycService) {}
 
@@ -24,8 +23,9 @@ export class KycReviewController {
   })
   @Post('approve')
   @HttpCode(200)
+  @RequireRole('KYC_REVIEWER')
   approve(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Param('orgUserId') orgUserId: string,
     @Body() body: ApproveKycDto,
@@ -42,8 +42,9 @@ export class KycReviewController {
   })
   @Post('reject')
   @HttpCode(200)
+  @RequireRole('KYC_REVIEWER')
   reject(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Param('orgUserId') orgUserId: string,
     @Body() body: RejectKycDto,
@@ -60,8 +61,9 @@ export class KycReviewController {
   })
   @Post('request-information')
   @HttpCode(200)
+  @RequireRole('KYC_REVIEWER')
   requestInformation(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Param('orgUserId') orgUserId: string,
     @Body() body: RequestInformationDto,

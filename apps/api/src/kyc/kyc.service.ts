@@ -7,6 +7,7 @@ import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { conflict } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsService } from '../events/events.service.js';
@@ -117,9 +118,9 @@ export class KycService {
 
   /**
    * An operator's decision: the user's review history gets it, and it is audited in the same
-   * transaction, as `actor` (X-Admin-Actor).
+   * transaction, as `actor` (the operator from their session or token).
    */
-  async review(actor: string, orgId: number, orgUserId: string, decision: KycDecision): Promise<KycView> {
+  async review(actor: AuditActor, orgId: number, orgUserId: string, decision: KycDecision): Promise<KycView> {
     return this.transition(async (manager, moves) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
       const events = this.plan(user, decision.step);
@@ -130,7 +131,7 @@ export class KycService {
         userId: user.id,
         eventType: events.at(-1) as KycDecisionEvent,
         message: 'reason' in text ? text.reason : 'message' in text ? text.message : (text.note ?? null),
-        reviewer: actor,
+        reviewer: actor.label,
         eventId: eventIds.at(-1) ?? '',
       });
       await this.audit.record(manager, {

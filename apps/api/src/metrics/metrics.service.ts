@@ -27,7 +27,8 @@ export type AuthFailureReason =
   | 'replayed_signature'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'bad_admin_token';
+  | 'operator_refused'
+  | 'operator_forbidden';
 
 @Injectable()
 export class MetricsService implements OnModuleDestroy {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { BigIdPipe } from '../common/params.js';
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { NoticesService } from './notices.service.js';
@@ -22,8 +22,8 @@ export class NoticesController {
   })
   @Post()
   @HttpCode(200)
-  @AdminOnly()
-  publish(@AdminActor() actor: string, @Body() body: PublishNoticeDto) {
+  @RequireRole('TRADING_OPS')
+  publish(@AdminActor() actor: AuditActor, @Body() body: PublishNoticeDto) {
     return this.notices.publish(actor, body);
   }
 
@@ -33,7 +33,7 @@ export class NoticesController {
     data: { page: 'Notice' },
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Query() query: PageQuery) {
     return this.notices.list(query);
   }
@@ -45,7 +45,7 @@ export class NoticesController {
     errors: [404],
   })
   @Get(':id')
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   get(@Param('id', BigIdPipe) id: string) {
     return this.notices.get(id);
   }

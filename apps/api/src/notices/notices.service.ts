@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { notFound } from '../common/errors.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { EventsService } from '../events/events.service.js';
@@ -25,7 +26,7 @@ export class NoticesService {
     private readonly events: EventsService,
   ) {}
 
-  publish(actor: string, input: PublishNoticeDto): Promise<PublishedNotice> {
+  publish(actor: AuditActor, input: PublishNoticeDto): Promise<PublishedNotice> {
     const startTime = parseInstant(input.startTime) ?? null;
     const endTime = parseInstant(input.endTime) ?? null;
     return this.dataSource.transaction(async (manager) => {

@@ -1,5 +1,5 @@
 // The OpenAPI document, generated from the controllers by @nestjs/swagger and served raw at /openapi.json
-// with Swagger UI at /docs. Routes say who may call them with @Public, @RequireScope and @AdminOnly
+// with Swagger UI at /docs. Routes say who may call them with @Public, @RequireScope and @RequireRole
 // (auth/decorators.ts) and what they answer with @ApiRoute (route.decorators.ts); here the failures every
 // route of a kind gives, the path parameters' rules, and the tags are added (docs/decisions.md, "The
 // contract: the OpenAPI document").
@@ -10,10 +10,13 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@svc/protocol';
 
-import { orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
+import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
+import type { OperatorRole } from '../auth/roles.js';
+import { SESSION_COOKIE } from '../operators/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
+import { describeOperatorRoute, OPERATOR_SCHEMAS } from './operator-schemas.js';
 import { VIEW_SCHEMAS } from './schemas.js';
 import { TAG_GROUPS, TAGS } from './tags.js';
 
@@ -62,8 +65,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Organisations create their users, take them through KYC and place orders for them. Every answer is ' +
         'the envelope `{code, data, error}`. Authenticate with the API key headers (X-API-KEY, X-TIMESTAMP ' +
-        'and X-SIGNATURE) or a bearer token from POST /api/v1/oauth/token; the operator routes ' +
-        '(/api/v1/admin) take the admin token.',
+        'and X-SIGNATURE) or a bearer token from POST /api/v1/oauth/token. The operator routes ' +
+        "(/api/v1/admin) take an operator's personal token or console session, and each names the role it " +
+        'needs (x-operator-role) and whether it asks for a fresh second factor (x-step-up).',
     )
     .setVersion(packageVersion())
     .addServer('http://127.0.0.1:3000', "The address `npm start` serves on; use your deployment's instead")
@@ -101,7 +105,21 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'ADMIN_TOKEN',
-      description: 'The operator token from the configuration (ADMIN_TOKEN).',
+      description:
+        'ADMIN_TOKEN from the configuration: taken only to create the first ADMIN operator, while none exists.',
+    })
+    .addSecurity(SECURITY_SCHEMES.operatorToken, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'op_…',
+      description: "An operator's personal API token (POST /api/v1/admin/tokens): acts as that operator.",
+    })
+    .addSecurity(SECURITY_SCHEMES.operatorSession, {
+      type: 'apiKey',
+      in: 'cookie',
+      name: SESSION_COOKIE,
+      description:
+        'A console session from POST /api/v1/admin/session; requests other than GET also send its X-CSRF-Token.',
     })
     .addSecurity(SECURITY_SCHEMES.clientBasic, {
       type: 'http',
@@ -118,7 +136,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   document.components = {
     ...document.components,
-    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...document.components?.schemas },
+    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...OPERATOR_SCHEMAS, ...document.components?.schemas },
   };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
@@ -184,6 +202,11 @@ function pathParameter(path: string, name: string): { description: string; schem
           description: "The client's id (a UUID) or its client_id (cl_…)",
           schema: { type: 'string', pattern: '^(?:[0-9a-fA-F-]{36}|cl_[A-Za-z0-9_-]{1,100})$' },
         };
+      if (path.includes('/operators/') || path.includes('/tokens/'))
+        return {
+          description: path.includes('/tokens/') ? "The token's id" : "The operator's id",
+          schema: { type: 'string', format: 'uuid' },
+        };
       if (path.includes('/notices/'))
         return { description: "The notice's id", schema: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' } };
       return {
@@ -223,6 +246,9 @@ function describeResponses(path: string, operation: Operation, security: Record<
       content: json('ErrorEnvelope'),
     };
   }
+  const role = (operation as unknown as Record<string, unknown>)[OPERATOR_EXTENSIONS.role] as
+    OperatorRole | undefined;
+  if (role !== undefined) describeOperatorRoute(operation, role);
   if (security.some((requirement) => SECURITY_SCHEMES.bearer in requirement)) {
     operation.responses['401'] = {
       description:

@@ -15,16 +15,16 @@ import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
 import { DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
 
-type Schema = Record<string, unknown>;
+export type Schema = Record<string, unknown>;
 
-const string: Schema = { type: 'string' };
-const integer: Schema = { type: 'integer' };
+export const string: Schema = { type: 'string' };
+export const integer: Schema = { type: 'integer' };
 const number: Schema = { type: 'number' };
-const boolean: Schema = { type: 'boolean' };
-const dateTime: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' };
-const uuid: Schema = { type: 'string', format: 'uuid' };
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const orNull = (schema: Schema): Schema =>
+export const boolean: Schema = { type: 'boolean' };
+export const dateTime: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' };
+export const uuid: Schema = { type: 'string', format: 'uuid' };
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const orNull = (schema: Schema): Schema =>
   '$ref' in schema
     ? { oneOf: [schema, { type: 'null' }] }
     : {
@@ -32,8 +32,8 @@ const orNull = (schema: Schema): Schema =>
         type: [schema.type, 'null'],
         ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}),
       };
-const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
-const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+export const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
+export const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
 const amounts: Schema = {
   type: 'object',
   additionalProperties: number,
@@ -41,7 +41,7 @@ const amounts: Schema = {
 };
 
 /** A closed object: every property listed is always present. */
-function record(description: string, properties: Record<string, Schema>): Schema {
+export function record(description: string, properties: Record<string, Schema>): Schema {
   return {
     type: 'object',
     description,
@@ -329,7 +329,8 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
   }),
   AuditEntry: record('One audit log entry', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
-    actor: string,
+    actor: { type: 'string', description: "The operator's e-mail, or system:<what> for the service itself" },
+    operatorId: { ...orNull(uuid), description: 'The operator who acted; null for the service itself' },
     action: string,
     orgId: orNull(integer),
     details: { type: 'object', description: 'What changed, by action' },

@@ -27,9 +27,19 @@ export const TAGS: readonly { name: string; description: string; group: (typeof 
     description: 'Sign-in links to the organisation dashboard (/dashboard/), and ending its sessions',
   },
   {
+    name: 'Operator: Sign-in and tokens',
+    group: 'Operator API',
+    description: 'Console sign-in, step-up and personal API tokens',
+  },
+  {
+    name: 'Operator: Operators',
+    group: 'Operator API',
+    description: 'Operator accounts and their roles',
+  },
+  {
     name: 'Operator: Organisations',
     group: 'Operator API',
-    description: 'Organisations, with the admin token',
+    description: 'Organisations',
   },
   {
     name: 'Operator: Credentials',

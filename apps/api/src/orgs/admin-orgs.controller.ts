@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 
-import { AdminOnly } from '../auth/decorators.js';
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { RequireRole } from '../auth/decorators.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { OrgIdPipe } from '../common/params.js';
 import { PageQuery } from '../common/pagination.js';
 import { CreateOrgDto } from './dto/create-org.dto.js';
@@ -24,8 +24,8 @@ export class AdminOrgsController {
   })
   @Post()
   @HttpCode(200)
-  @AdminOnly()
-  create(@AdminActor() actor: string, @Body() body: CreateOrgDto) {
+  @RequireRole('ADMIN')
+  create(@AdminActor() actor: AuditActor, @Body() body: CreateOrgDto) {
     return this.orgs.create(actor, body);
   }
 
@@ -35,7 +35,7 @@ export class AdminOrgsController {
     data: { page: 'AdminOrganisation' },
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Query() query: PageQuery) {
     return this.orgs.list(query);
   }
@@ -47,7 +47,7 @@ export class AdminOrgsController {
     errors: [404],
   })
   @Get(':orgId')
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   get(@Param('orgId', OrgIdPipe) orgId: number) {
     return this.orgs.get(orgId);
   }
@@ -59,8 +59,12 @@ export class AdminOrgsController {
     errors: [404],
   })
   @Patch(':orgId')
-  @AdminOnly()
-  update(@AdminActor() actor: string, @Param('orgId', OrgIdPipe) orgId: number, @Body() body: UpdateOrgDto) {
+  @RequireRole('ADMIN')
+  update(
+    @AdminActor() actor: AuditActor,
+    @Param('orgId', OrgIdPipe) orgId: number,
+    @Body() body: UpdateOrgDto,
+  ) {
     return this.orgs.update(actor, orgId, body);
   }
 }

@@ -6,6 +6,7 @@ import { DEFAULT_POLICY, type Organisation, type OrgPolicy } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { badRequest, notFound } from '../common/errors.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import type { CreateOrgDto } from './dto/create-org.dto.js';
@@ -38,7 +39,7 @@ export class OrgsService {
   }
 
   /** Creates the organisation (with `policy`, else the default one) and audits it as `actor`. */
-  create(actor: string, input: CreateOrgDto, policy: Partial<OrgPolicy> = {}): Promise<AdminOrgView> {
+  create(actor: AuditActor, input: CreateOrgDto, policy: Partial<OrgPolicy> = {}): Promise<AdminOrgView> {
     return this.dataSource.transaction(async (manager) => {
       const org = await this.orgs.insert(manager, {
         name: input.name,
@@ -68,7 +69,7 @@ export class OrgsService {
   }
 
   /** Changes the fields sent; the audit entry lists each changed field's old and new value. */
-  update(actor: string, orgId: number, input: UpdateOrgDto): Promise<AdminOrgView> {
+  update(actor: AuditActor, orgId: number, input: UpdateOrgDto): Promise<AdminOrgView> {
     if (UPDATABLE.every((field) => input[field] === undefined)) {
       throw badRequest(`send at least one of ${UPDATABLE.join(', ')}`);
     }

@@ -1,8 +1,8 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { OrgIdPipe } from '../common/params.js';
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { UpdatePolicyDto } from './dto/update-policy.dto.js';
 import { PolicyService } from './policy.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -21,9 +21,9 @@ export class PolicyController {
     errors: [404],
   })
   @Patch()
-  @AdminOnly()
+  @RequireRole('TRADING_OPS')
   update(
-    @AdminActor() actor: string,
+    @AdminActor() actor: AuditActor,
     @Param('orgId', OrgIdPipe) orgId: number,
     @Body() body: UpdatePolicyDto,
   ) {

@@ -8,6 +8,7 @@ import type { ActionName, ActionsData } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { badRequest } from '../common/errors.js';
 import { Dec, exactNumber } from '../common/decimal.js';
 import { EventsService } from '../events/events.service.js';
@@ -50,7 +51,7 @@ export class PolicyService {
     private readonly events: EventsService,
   ) {}
 
-  update(actor: string, orgId: number, input: UpdatePolicyDto): Promise<AdminOrgView> {
+  update(actor: AuditActor, orgId: number, input: UpdatePolicyDto): Promise<AdminOrgView> {
     if (POLICY_FIELDS.every((field) => input[field] === undefined)) {
       throw badRequest(`send at least one of ${POLICY_FIELDS.join(', ')}`);
     }

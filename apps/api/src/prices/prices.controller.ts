@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 
-import { AdminActor } from '../audit/admin-actor.decorator.js';
+import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { SymbolPipe } from '../common/params.js';
-import { AdminOnly } from '../auth/decorators.js';
+import { RequireRole } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { SetPriceDto } from './dto/set-price.dto.js';
 import { PricesService } from './prices.service.js';
@@ -20,7 +20,7 @@ export class PricesController {
     data: { page: 'Price' },
   })
   @Get()
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   list(@Query() query: PageQuery) {
     return this.prices.list(query);
   }
@@ -32,7 +32,7 @@ export class PricesController {
     errors: [404],
   })
   @Get(':symbol')
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   get(@Param('symbol', SymbolPipe) symbol: string) {
     return this.prices.get(symbol);
   }
@@ -43,8 +43,12 @@ export class PricesController {
     data: 'Price',
   })
   @Put(':symbol')
-  @AdminOnly()
-  set(@AdminActor() actor: string, @Param('symbol', SymbolPipe) symbol: string, @Body() body: SetPriceDto) {
+  @RequireRole('TRADING_OPS')
+  set(
+    @AdminActor() actor: AuditActor,
+    @Param('symbol', SymbolPipe) symbol: string,
+    @Body() body: SetPriceDto,
+  ) {
     return this.prices.set(actor, symbol, body.price);
   }
 
@@ -56,8 +60,8 @@ export class PricesController {
     errors: [404],
   })
   @Delete(':symbol')
-  @AdminOnly()
-  remove(@AdminActor() actor: string, @Param('symbol', SymbolPipe) symbol: string) {
+  @RequireRole('TRADING_OPS')
+  remove(@AdminActor() actor: AuditActor, @Param('symbol', SymbolPipe) symbol: string) {
     return this.prices.remove(actor, symbol);
   }
 }

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { notFound } from '../common/errors.js';
 import { amountText, type Dec } from '../common/decimal.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
@@ -29,7 +30,7 @@ export class PricesService {
   }
 
   /** Sets (or first creates) the price; audited as `price.set` with the old and new price. */
-  set(actor: string, symbol: string, price: Dec): Promise<PriceView> {
+  set(actor: AuditActor, symbol: string, price: Dec): Promise<PriceView> {
     const text = amountText(price);
     return this.dataSource.transaction(async (manager) => {
       const old = await this.prices.lock(manager, symbol);
@@ -45,7 +46,7 @@ export class PricesService {
   }
 
   /** Removes the price, so the pair has no market; answers the price as it was. */
-  remove(actor: string, symbol: string): Promise<PriceView> {
+  remove(actor: AuditActor, symbol: string): Promise<PriceView> {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.prices.delete(manager, symbol);
       if (!row) throw notFound(`no price for ${symbol}`);

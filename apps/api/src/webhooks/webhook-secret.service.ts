@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { decryptSecret } from '@svc/db';
 import { DataSource } from 'typeorm';
 
+import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { AuditService } from '../audit/audit.service.js';
 import { notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -19,7 +20,7 @@ export class WebhookSecretService {
   ) {}
 
   /** The endpoint's secret in clear, for `actor` to see; audited as `webhook.secret-reveal`. */
-  reveal(orgId: number, actor: string): Promise<string> {
+  reveal(orgId: number, actor: AuditActor): Promise<string> {
     return this.dataSource.transaction(async (manager) => {
       const endpoint = await this.webhooks.findEndpoint(orgId);
       if (!endpoint) throw notFound('no webhook is registered');

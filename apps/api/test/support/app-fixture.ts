@@ -4,20 +4,25 @@ import { randomBytes } from 'node:crypto';
 
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { openDatabase, type OrgPlan, startBoss } from '@svc/db';
+import { openDatabase, type OperatorRole, type OrgPlan, startBoss } from '@svc/db';
 import { createTestDatabase, TcpProxy, type TestDatabase } from '@svc/db/testing';
 import { ALL_SCOPES, type Envelope, type Scope, signedRequestHeaders } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 
+import { systemActor } from '../../src/audit/admin-actor.decorator.js';
 import { ApiKeysService } from '../../src/credentials/api-keys.service.js';
 import { OAuthClientsService } from '../../src/credentials/oauth-clients.service.js';
+import { OperatorsRepository } from '../../src/operators/operators.repository.js';
+import { OperatorsService } from '../../src/operators/operators.service.js';
+import { PersonalTokensService } from '../../src/operators/personal-tokens.service.js';
 import { OrgsService } from '../../src/orgs/orgs.service.js';
 import { createApp } from '../../src/app.js';
 import type { AppDependencies } from '../../src/app.module.js';
 import { createLogger } from '../../src/common/logger.js';
 import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { EnrolledOperator } from './enrolled-operator.js';
 import { OpenApiContract } from './openapi-contract.js';
 
 export interface TestResponse<T = unknown> {
@@ -88,6 +93,18 @@ export class OrgSession {
   }
 }
 
+/** Who the fixture's own writes are audited as. */
+export const FIXTURE_ACTOR = systemActor('test');
+
+/** An operator the fixture made, with a personal token. */
+export interface TestOperator {
+  readonly id: string;
+  readonly email: string;
+  readonly role: OperatorRole;
+  readonly token: string;
+  readonly tokenId: string;
+}
+
 export interface FixtureOptions {
   /** Where the app logs (a pino destination); set LOG_LEVEL in `env` too, since tests default to silent. */
   readonly logTo?: DestinationStream;
@@ -97,10 +114,16 @@ export interface FixtureOptions {
   readonly throughProxy?: boolean;
   /** Where orders execute instead of the default venue. */
   readonly venue?: AppDependencies['venue'];
+  /** The port to listen on (default: any free one). */
+  readonly port?: number;
+  /** Start with no operator at all (to bootstrap one with ADMIN_TOKEN); `admin()` then needs `operator`. */
+  readonly withoutOperators?: boolean;
 }
 
 export class ApiFixture {
   private contract?: Promise<OpenApiContract>;
+  /** The bootstrap ADMIN every fixture starts with; `admin()` calls as them. */
+  adminOperator!: TestOperator;
 
   private constructor(
     readonly app: NestFastifyApplication,
@@ -121,6 +144,8 @@ export class ApiFixture {
       MASTER_KEY: randomBytes(32).toString('base64'),
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
       LOG_LEVEL: 'silent',
+      // The bootstrap ADMIN steps up once, at the start, for the whole file.
+      OPERATOR_STEP_UP_MINUTES: '60',
       ...env,
     });
     const logger = createLogger(config.logLevel, options.logTo);
@@ -141,11 +166,80 @@ export class ApiFixture {
       ...(options.testModules ? { testModules: options.testModules } : {}),
       ...(options.venue ? { venue: options.venue } : {}),
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     if (typeof address !== 'object' || !address) throw new Error('the api is not listening');
     const baseUrl = `http://127.0.0.1:${address.port}`;
-    return new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
+    const fixture = new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
+    if (!options.withoutOperators) {
+      fixture.adminOperator = await fixture.createOperator('ADMIN', {
+        email: 'admin@ops.test',
+        stepUp: true,
+      });
+    }
+    return fixture;
+  }
+
+  /** A new operator holding `role`, with a personal token (stepped up with `stepUp`, as after a TOTP code). */
+  async createOperator(
+    role: OperatorRole,
+    options: { email?: string; name?: string; stepUp?: boolean } = {},
+  ): Promise<TestOperator> {
+    const email = options.email ?? `${role.toLowerCase()}-${randomBytes(3).toString('hex')}@ops.test`;
+    const operator = await this.app
+      .get(OperatorsService)
+      .createAs(FIXTURE_ACTOR, { email, name: options.name ?? email, role });
+    const issued = await this.app
+      .get(PersonalTokensService)
+      .issueFor(FIXTURE_ACTOR, operator.id, { label: 'test' });
+    if (options.stepUp) await this.app.get(OperatorsRepository).setTokenSecondFactor(issued.id, new Date());
+    return { id: operator.id, email, role, token: issued.token, tokenId: issued.id };
+  }
+
+  /** A new operator holding `role` who enrolled over HTTP with a password and TOTP, as a person does. */
+  async enrolOperator(role: OperatorRole, email?: string): Promise<EnrolledOperator> {
+    const created = await this.admin<{ id: string; email: string; setupToken: string }>(
+      'POST',
+      '/api/v1/admin/operators',
+      {
+        body: {
+          email: email ?? `${role.toLowerCase()}-${randomBytes(3).toString('hex')}@ops.test`,
+          name: role,
+          role,
+        },
+      },
+    );
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const enrolment = await this.request<{ totpSecret: string }>('POST', '/api/v1/admin/enrolment', {
+      body: { setupToken: created.body.data!.setupToken, password },
+    });
+    const operator = new EnrolledOperator(
+      created.body.data!.id,
+      created.body.data!.email,
+      password,
+      enrolment.body.data!.totpSecret,
+      () => this.rows('UPDATE operators SET totp_last_step = NULL WHERE id = $1', [created.body.data!.id]),
+    );
+    const confirmed = await this.request('POST', '/api/v1/admin/enrolment/confirm', {
+      body: { setupToken: created.body.data!.setupToken, code: await operator.code() },
+    });
+    if (confirmed.status !== 200) throw new Error(`enrolment failed: ${confirmed.text}`);
+    return operator;
+  }
+
+  /** Signs `operator` in: the session cookie and its CSRF token, as a browser would hold them. */
+  async signIn(operator: EnrolledOperator): Promise<{ cookie: string; csrfToken: string }> {
+    const response = await this.request<{ csrfToken: string }>('POST', '/api/v1/admin/session', {
+      body: { email: operator.email, password: operator.password, code: await operator.code() },
+    });
+    if (response.status !== 200) throw new Error(`sign-in failed: ${response.text}`);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+    return { cookie, csrfToken: response.body.data!.csrfToken };
+  }
+
+  /** The bootstrap ADMIN's personal token. */
+  get adminToken(): string {
+    return this.adminOperator.token;
   }
 
   get dataSource(): DataSource {
@@ -164,15 +258,17 @@ export class ApiFixture {
   async createOrg(
     options: { plan?: OrgPlan; kycDomain?: string; scopes?: readonly Scope[]; name?: string } = {},
   ): Promise<OrgSession> {
-    const { orgId } = await this.app.get(OrgsService).create('test', {
+    const { orgId } = await this.app.get(OrgsService).create(FIXTURE_ACTOR, {
       name: options.name ?? `org-${randomBytes(3).toString('hex')}`,
       kycDomain: options.kycDomain ?? 'example.com',
       plan: options.plan ?? 'ENTERPRISE',
       supportEmails: ['support@example.com'],
     });
-    const key = await this.app.get(ApiKeysService).issue('test', orgId, { label: 'test' });
+    const key = await this.app.get(ApiKeysService).issue(FIXTURE_ACTOR, orgId, { label: 'test' });
     const scopes = (options.scopes ?? ALL_SCOPES).join(' ');
-    const client = await this.app.get(OAuthClientsService).issue('test', orgId, { scopes, label: 'test' });
+    const client = await this.app
+      .get(OAuthClientsService)
+      .issue(FIXTURE_ACTOR, orgId, { scopes, label: 'test' });
     return new OrgSession(this, orgId, key.apiKey, key.apiSecret, client.clientId, client.clientSecret);
   }
 
@@ -215,11 +311,16 @@ export class ApiFixture {
     return this.contract;
   }
 
-  /** An admin request with the configured admin token. */
-  admin<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+  /** An operator request as the bootstrap ADMIN (stepped up), or as `operator`. */
+  admin<T = unknown>(
+    method: string,
+    path: string,
+    options: RequestOptions & { operator?: Pick<TestOperator, 'token'> } = {},
+  ): Promise<TestResponse<T>> {
+    const { operator = this.adminOperator, ...rest } = options;
     return this.request<T>(method, path, {
-      ...options,
-      headers: { authorization: `Bearer ${this.config.adminToken}`, ...options.headers },
+      ...rest,
+      headers: { authorization: `Bearer ${operator.token}`, ...rest.headers },
     });
   }
 

@@ -2,7 +2,7 @@
 // that throws on purpose.
 import { Controller, Get, Module } from '@nestjs/common';
 
-import { AdminOnly, Public } from '../../src/auth/decorators.js';
+import { Public, RequireRole } from '../../src/auth/decorators.js';
 
 /** What the unexpected error says: none of it may reach the caller. */
 export const INTERNAL_DETAIL = 'relation "secret_table" does not exist at /srv/app/internal.ts:42';
@@ -16,7 +16,7 @@ class TestRoutesController {
   }
 
   @Get('admin')
-  @AdminOnly()
+  @RequireRole('SUPPORT')
   admin() {
     return { admin: true };
   }

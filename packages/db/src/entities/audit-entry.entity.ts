@@ -9,9 +9,14 @@ export class AuditEntry {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;
 
-  /** Who acted: the admin token's label. */
+  /** Who acted, as read: the operator's e-mail at the time, or `system:<what>` for the service itself. */
   @Column({ type: 'text' })
   actor!: string;
+
+  /** The operator, from their session or token (never from what the request claims); null for the system. */
+  @Index()
+  @Column({ name: 'operator_id', type: 'uuid', nullable: true })
+  operatorId!: string | null;
 
   /** What was done, e.g. `org.create`, `api-key.revoke`. */
   @Column({ type: 'text' })

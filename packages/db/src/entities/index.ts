@@ -7,6 +7,8 @@ import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
+import { OperatorSession, OperatorToken, SignInAttempts } from './operator-credential.entity.js';
+import { Operator } from './operator.entity.js';
 import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
@@ -29,6 +31,8 @@ export * from './kyc-document.entity.js';
 export * from './kyc-review.entity.js';
 export * from './oauth-client.entity.js';
 export * from './oauth-token.entity.js';
+export * from './operator-credential.entity.js';
+export * from './operator.entity.js';
 export * from './order.entity.js';
 export * from './organisation.entity.js';
 export * from './position.entity.js';
@@ -64,4 +68,8 @@ export const ENTITIES = [
   TradingHalt,
   DashboardLink,
   DashboardSession,
+  Operator,
+  OperatorSession,
+  OperatorToken,
+  SignInAttempts,
 ];

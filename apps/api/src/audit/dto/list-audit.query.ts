@@ -1,10 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 
 import { PageQuery } from '../../common/pagination.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 
-/** Query of GET /api/v1/admin/audit/: both filters are exact matches. */
+/** Query of GET /api/v1/admin/audit/: every filter sent must hold; from and to bound createdAt. */
 export class ListAuditQuery extends PageQuery {
   @IsOptional()
   @Type(() => Number)
@@ -30,4 +30,19 @@ export class ListAuditQuery extends PageQuery {
     example: 'org.create',
   })
   action?: string;
+
+  @IsOptional()
+  @IsUUID('all', { message: 'operatorId must be a UUID' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only entries of this operator' })
+  operatorId?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time, e.g. 2030-01-31T12:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'Only entries at or after this time' })
+  from?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time, e.g. 2030-01-31T12:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'Only entries before this time' })
+  to?: string;
 }

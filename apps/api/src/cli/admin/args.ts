@@ -14,7 +14,11 @@ export const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   url: { type: 'string' },
   token: { type: 'string' },
+  otp: { type: 'string' },
   actor: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  days: { type: 'string' },
   name: { type: 'string' },
   'kyc-domain': { type: 'string' },
   plan: { type: 'string' },
@@ -24,6 +28,9 @@ export const OPTIONS = {
   scopes: { type: 'string' },
   org: { type: 'string' },
   action: { type: 'string' },
+  operator: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
   'enabled-assets': { type: 'string' },
@@ -46,7 +53,7 @@ export type Values = ReturnType<
 export type Flag = keyof typeof OPTIONS;
 
 /** The flags every command takes. */
-export const COMMON_FLAGS: readonly Flag[] = ['json', 'help', 'url', 'token', 'actor'];
+export const COMMON_FLAGS: readonly Flag[] = ['json', 'help', 'url', 'token', 'otp', 'actor'];
 
 /** `argv` as flag values and positionals; node's own messages for bad flags, as a UsageError. */
 export function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {

@@ -1,4 +1,4 @@
-// `audit list`: the audit log, filtered and a page at a time.
+// `audit list`: the audit log, filtered by organisation, action, operator and time, a page at a time.
 import { pageQuery } from './args.js';
 import { ADMIN_ROUTES } from './client.js';
 import type { CommandGroup } from './command.js';
@@ -7,13 +7,22 @@ import { page } from './format.js';
 export const AUDIT: CommandGroup = {
   list: {
     args: [],
-    flags: ['org', 'action', 'limit', 'cursor'],
-    help: '[--org <orgId>] [--action <e.g. api-key.revoke>] [--limit <n>] [--cursor <nextCursor>]',
+    flags: ['org', 'action', 'operator', 'from', 'to', 'limit', 'cursor'],
+    help:
+      '[--org <orgId>] [--action <e.g. api-key.revoke>] [--operator <operator id>] [--from <time>] ' +
+      '[--to <time>] [--limit <n>] [--cursor <nextCursor>]',
     run: (client, _args, values) =>
       client.call(
         ADMIN_ROUTES.listAudit,
         {},
-        { orgId: values.org, action: values.action, ...pageQuery(values) },
+        {
+          orgId: values.org,
+          action: values.action,
+          operatorId: values.operator,
+          from: values.from,
+          to: values.to,
+          ...pageQuery(values),
+        },
       ),
     text: (data) => page(data, ['createdAt', 'actor', 'action', 'orgId', 'details']),
   },

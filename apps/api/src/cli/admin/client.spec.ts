@@ -26,10 +26,10 @@ describe('AdminClient', () => {
       calls.push({ url: url instanceof Request ? url.url : url.toString(), init });
       return Promise.resolve(new Response(body, { status }));
     };
-    return { calls, client: new AdminClient('http://api.test', 'tok', 'alice', fetchFn) };
+    return { calls, client: new AdminClient('http://api.test', 'tok', fetchFn) };
   };
 
-  it('sends the token, the actor and the JSON body, and answers the envelope data', async () => {
+  it('sends the personal token and the JSON body, and answers the envelope data', async () => {
     const { calls, client } = answering(
       200,
       '{"code":200,"data":{"symbol":"BTC_EUR","price":5},"error":null}',
@@ -45,7 +45,6 @@ describe('AdminClient', () => {
           method: 'PUT',
           headers: {
             authorization: 'Bearer tok',
-            'x-admin-actor': 'alice',
             'content-type': 'application/json',
           },
           body: '{"price":5}',
@@ -83,7 +82,7 @@ describe('AdminClient', () => {
   it('throws without a status when the api cannot be reached', async () => {
     const refused: typeof fetch = () =>
       Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }));
-    const client = new AdminClient('http://api.test', 'tok', 'alice', refused);
+    const client = new AdminClient('http://api.test', 'tok', refused);
     const error = (await client
       .call(ADMIN_ROUTES.listAudit, {}, {})
       .catch((e: unknown) => e)) as CommandError;

@@ -67,6 +67,7 @@ export type AuditEntry = {
   id: string;
   createdAt: string;
   actor: string;
+  operatorId: string | null;
   action: string;
   orgId: number | null;
   details: unknown;
@@ -94,7 +95,48 @@ export type NoticeFields = {
   endTime?: string;
 };
 
+export type Operator = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  status: string;
+  createdAt: string;
+};
+export type PersonalToken = {
+  id: string;
+  label: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+export type OperatorFields = { email?: string; name?: string; role?: string };
+
 export const ADMIN_ROUTES = {
+  whoAmI: route<undefined, { operator: Operator; via: string; stepUpUntil: string | null }>()(
+    'GET',
+    '/api/v1/admin/session',
+  ),
+  stepUp: route<{ code: string }, { stepUpUntil: string }>()('POST', '/api/v1/admin/session/step-up'),
+  createOperator: route<OperatorFields, Operator & { setupToken: string; setupExpiresAt: string }>()(
+    'POST',
+    '/api/v1/admin/operators',
+  ),
+  listOperators: route<undefined, { items: Operator[] }>()('GET', '/api/v1/admin/operators'),
+  getOperator: route<undefined, Operator>()('GET', '/api/v1/admin/operators/{id}'),
+  updateOperator: route<OperatorFields, Operator>()('PATCH', '/api/v1/admin/operators/{id}'),
+  disableOperator: route<undefined, Operator>()('POST', '/api/v1/admin/operators/{id}/disable'),
+  resetOperator: route<undefined, Operator & { setupToken: string; setupExpiresAt: string }>()(
+    'POST',
+    '/api/v1/admin/operators/{id}/reset',
+  ),
+  issuePersonalToken: route<{ label?: string; expiresInDays?: number }, PersonalToken & { token: string }>()(
+    'POST',
+    '/api/v1/admin/tokens',
+  ),
+  listPersonalTokens: route<undefined, { items: PersonalToken[] }>()('GET', '/api/v1/admin/tokens'),
+  revokePersonalToken: route<undefined, PersonalToken>()('POST', '/api/v1/admin/tokens/{id}/revoke'),
   createOrg: route<OrgFields, Org>()('POST', '/api/v1/admin/orgs'),
   listOrgs: route<PageQuery, Page<Org>>()('GET', '/api/v1/admin/orgs'),
   getOrg: route<undefined, Org>()('GET', '/api/v1/admin/orgs/{orgId}'),
@@ -116,7 +158,13 @@ export const ADMIN_ROUTES = {
   ),
   revokeTokens: route<undefined, { revoked: number }>()('POST', '/api/v1/admin/orgs/{orgId}/tokens/revoke'),
   listAudit: route<
-    PageQuery & { orgId?: string | undefined; action?: string | undefined },
+    PageQuery & {
+      orgId?: string | undefined;
+      action?: string | undefined;
+      operatorId?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+    },
     Page<AuditEntry>
   >()('GET', '/api/v1/admin/audit'),
   listPrices: route<PageQuery, Page<Price>>()('GET', '/api/v1/admin/prices'),
@@ -150,7 +198,6 @@ export class AdminClient {
   constructor(
     readonly baseUrl: string,
     private readonly token: string,
-    private readonly actor: string,
     private readonly fetchFn: typeof fetch = fetch,
   ) {}
 
@@ -163,10 +210,7 @@ export class AdminClient {
     const [input] = request as unknown as [object | undefined];
     const isQuery = route.method === 'GET';
     const path = routeUrl(route.path, params, isQuery ? (input as Record<string, string | undefined>) : {});
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.token}`,
-      'x-admin-actor': this.actor,
-    };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     const body = !isQuery && input !== undefined ? JSON.stringify(input) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

@@ -15,8 +15,11 @@ describe('the command registry', () => {
       'prices',
       'policy',
       'notices',
+      'session',
+      'operators',
+      'personal-tokens',
     ]);
-    expect(Object.keys(COMMANDS)).toHaveLength(21);
+    expect(Object.keys(COMMANDS)).toHaveLength(32);
     expect(Object.keys(COMMANDS)).toContain('orgs bootstrap');
   });
   it('has one command per admin route, bootstrap aside', () => {

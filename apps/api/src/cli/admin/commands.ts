@@ -4,6 +4,7 @@ import { AUDIT } from './audit.js';
 import { CLIENTS } from './clients.js';
 import type { Command, CommandGroup } from './command.js';
 import { NOTICES } from './notices.js';
+import { OPERATORS, PERSONAL_TOKENS, SESSION } from './operators.js';
 import { ORGS } from './orgs.js';
 import { POLICY } from './policy.js';
 import { PRICES } from './prices.js';
@@ -18,6 +19,9 @@ export const GROUPS: Readonly<Record<string, CommandGroup>> = {
   prices: PRICES,
   policy: POLICY,
   notices: NOTICES,
+  session: SESSION,
+  operators: OPERATORS,
+  'personal-tokens': PERSONAL_TOKENS,
 };
 
 /** Every command by its two words, e.g. `orgs create`. */

@@ -1,20 +1,24 @@
-// Where the api is and who is calling: flags, then environment, then the file `npm start` writes.
+// Where the api is and who is calling (a personal token): flags, then environment, then the file `npm start`
+// writes. The audit log names the token's operator; --actor and SVC_ADMIN_ACTOR are ignored, with a warning.
 import { existsSync, readFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
 
 import type { Values } from './args.js';
 import { UsageError } from './errors.js';
 
 export interface DemoCredentials {
   readonly baseUrl?: string;
-  readonly adminToken?: string;
+  readonly operatorToken?: string;
 }
 
 export interface Connection {
   readonly baseUrl: string;
   readonly token: string;
-  readonly actor: string;
+  /** What the caller should know, e.g. that --actor is ignored. */
+  readonly warnings: readonly string[];
 }
+
+export const ACTOR_IGNORED =
+  'warning: --actor and SVC_ADMIN_ACTOR are ignored: the audit log names the operator of the token';
 
 /** The demo credentials file (.data/demo-credentials.json), or nothing when absent or unreadable. */
 export function readDemoCredentials(file: string): DemoCredentials {
@@ -26,16 +30,6 @@ export function readDemoCredentials(file: string): DemoCredentials {
   }
 }
 
-/** `cli:<user name>` when that is a valid actor label, else `cli`. */
-export function defaultActor(username: () => string = () => userInfo().username): string {
-  try {
-    const name = `cli:${username()}`;
-    return /^[A-Za-z0-9 ._:@+/-]{1,64}$/.test(name) ? name : 'cli';
-  } catch {
-    return 'cli';
-  }
-}
-
 /** The first of flag, environment variable and demo file that is set, for the address and the token. */
 export function resolveConnection(
   values: Values,
@@ -44,13 +38,13 @@ export function resolveConnection(
 ): Connection {
   const file = demo();
   const baseUrl = values.url || env.SVC_URL || file.baseUrl;
-  const token = values.token || env.SVC_ADMIN_TOKEN || file.adminToken;
+  const token = values.token || env.SVC_OPERATOR_TOKEN || file.operatorToken;
   if (!baseUrl || !token) {
     throw new UsageError(
-      `no ${baseUrl ? 'admin token' : 'api address'}: pass --url and --token, set SVC_URL and ` +
-        'SVC_ADMIN_TOKEN, or run `npm start` once (it writes .data/demo-credentials.json)',
+      `no ${baseUrl ? 'personal token' : 'api address'}: pass --url and --token, set SVC_URL and ` +
+        'SVC_OPERATOR_TOKEN, or run `npm start` once (it writes .data/demo-credentials.json)',
     );
   }
-  const actor = values.actor || env.SVC_ADMIN_ACTOR || defaultActor();
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), token, actor };
+  const warnings = values.actor !== undefined || env.SVC_ADMIN_ACTOR ? [ACTOR_IGNORED] : [];
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), token, warnings };
 }

@@ -17,8 +17,7 @@ async function cli(
   answer: { status?: number; body?: unknown } = {},
   env: Record<string, string> = {
     SVC_URL: 'http://api.test/',
-    SVC_ADMIN_TOKEN: 'tok',
-    SVC_ADMIN_ACTOR: 'tester',
+    SVC_OPERATOR_TOKEN: 'tok',
   },
   demoCredentials = '/nonexistent/demo-credentials.json',
 ) {
@@ -71,6 +70,7 @@ describe('admin CLI usage', () => {
       'help',
       'url',
       'token',
+      'otp',
       'actor',
     ]);
   });
@@ -121,7 +121,6 @@ describe('admin CLI calls', () => {
         method: 'PUT',
         headers: {
           authorization: 'Bearer tok',
-          'x-admin-actor': 'tester',
           'content-type': 'application/json',
         },
         body: { price: -5 },
@@ -171,7 +170,7 @@ describe('admin CLI calls', () => {
 
   it('takes the address and token from the demo credentials file when no flag or variable gives them', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-cli-')), 'demo-credentials.json');
-    writeFileSync(file, JSON.stringify({ baseUrl: 'http://demo.test', adminToken: 'demo-token' }));
+    writeFileSync(file, JSON.stringify({ baseUrl: 'http://demo.test', operatorToken: 'demo-token' }));
     const result = await cli(['tokens', 'revoke', '3'], {}, {}, file);
     expect(result.code).toBe(0);
     expect(result.calls[0]).toMatchObject({
@@ -187,6 +186,26 @@ describe('admin CLI calls', () => {
       file,
     );
     expect(flags.calls[0]).toMatchObject({ url: 'http://flag.test/api/v1/admin/orgs/3/tokens/revoke' });
+  });
+
+  it('ignores --actor and SVC_ADMIN_ACTOR with a warning: the token names the operator', async () => {
+    const flag = await cli(['tokens', 'revoke', '3', '--actor', 'someone-else']);
+    expect(flag.code).toBe(0);
+    expect(flag.stderr).toBe(
+      'warning: --actor and SVC_ADMIN_ACTOR are ignored: the audit log names the operator of the token\n',
+    );
+    expect(flag.calls[0]?.headers).toEqual({ authorization: 'Bearer tok' });
+    const variable = await cli(
+      ['tokens', 'revoke', '3'],
+      {},
+      {
+        SVC_URL: 'http://api.test',
+        SVC_OPERATOR_TOKEN: 'tok',
+        SVC_ADMIN_ACTOR: 'someone-else',
+      },
+    );
+    expect(variable.stderr).toContain('are ignored');
+    expect(variable.calls[0]?.headers).toEqual({ authorization: 'Bearer tok' });
   });
 
   it('without an address anywhere, says how to give one (exit 2)', async () => {

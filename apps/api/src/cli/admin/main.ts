@@ -1,7 +1,7 @@
 // The CLI as a function: arguments and an environment in, text on two streams and an exit code out.
 // Nothing here touches `process`, so it runs in tests with a fake fetch; admin.ts wires it to the process.
 import { COMMON_FLAGS, type Flag, parseCommandLine } from './args.js';
-import { AdminClient } from './client.js';
+import { ADMIN_ROUTES, AdminClient } from './client.js';
 import { COMMANDS } from './commands.js';
 import { type DemoCredentials, readDemoCredentials, resolveConnection } from './connection.js';
 import { CommandError, UsageError } from './errors.js';
@@ -11,7 +11,7 @@ export interface Io {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The file `npm start` writes the api's address and admin token to. */
+  /** The file `npm start` writes the api's address and the demo operator's personal token to. */
   readonly demoCredentials: string;
   readonly fetch?: typeof fetch;
 }
@@ -61,8 +61,12 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
   try {
     const demo = (): DemoCredentials => readDemoCredentials(io.demoCredentials);
-    const { baseUrl, token, actor } = resolveConnection(values, io.env, demo);
-    const data = await command.run(new AdminClient(baseUrl, token, actor, io.fetch), args, values);
+    const { baseUrl, token, warnings } = resolveConnection(values, io.env, demo);
+    for (const warning of warnings) io.stderr(`${warning}\n`);
+    const client = new AdminClient(baseUrl, token, io.fetch);
+    // A TOTP code steps the token up first: the sensitive command that follows needs it.
+    if (values.otp !== undefined) await client.call(ADMIN_ROUTES.stepUp, {}, { code: values.otp });
+    const data = await command.run(client, args, values);
     io.stdout(values.json ? `${JSON.stringify(data)}\n` : `${command.text(data)}\n`);
     return 0;
   } catch (error) {

@@ -2,6 +2,7 @@
 // there, as this session).
 import { Controller, Get, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 
+import { dashboardActor } from '../../audit/admin-actor.decorator.js';
 import { ApiKeysService } from '../../credentials/api-keys.service.js';
 import { OAuthClientsService } from '../../credentials/oauth-clients.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
@@ -19,7 +20,7 @@ const NOTICES: Readonly<Record<string, string>> = {
   'oauth-client': 'The OAuth client and its tokens are revoked.',
 };
 
-const actor = (ctx: DashboardContext) => `dashboard session ${ctx.session.id}`;
+const actor = (ctx: DashboardContext) => dashboardActor(ctx.session.id);
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)

@@ -2,6 +2,7 @@
 // runs the challenge; the secret is shown by WebhookSecretService, which audits it.
 import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
 
+import { dashboardActor } from '../../audit/admin-actor.decorator.js';
 import { AppError, badRequest } from '../../common/errors.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import type { WebhookView } from '../../webhooks/webhook.view.js';
@@ -70,7 +71,7 @@ export class WebhookPageController {
   @Post('reveal')
   @DashboardWrite('REVEAL_SECRET')
   async reveal(@Dashboard() ctx: DashboardContext) {
-    const secret = await this.secrets.reveal(ctx.session.orgId, `dashboard session ${ctx.session.id}`);
+    const secret = await this.secrets.reveal(ctx.session.orgId, dashboardActor(ctx.session.id));
     return this.render(ctx, { kind: 'secret', secret });
   }
 

@@ -1,0 +1,204 @@
+// Console sign-in (docs/operators.md#sign-in): e-mail, password and a TOTP code in one request, throttled
+// per account and per address; a session with idle and absolute expiry whose cookie holds a 256-bit value
+// (stored as its SHA-256). The TOTP code of a sign-in counts as the step-up for the next minutes; later,
+// POST /session/step-up takes a fresh code for the session or the personal token in use.
+import { Inject, Injectable } from '@nestjs/common';
+import type { Operator, SessionMethod } from '@svc/db';
+
+import { AuditService } from '../audit/audit.service.js';
+import type { OperatorPrincipal } from '../auth/principal.js';
+import { badRequest, unauthenticated } from '../common/errors.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { decryptSecret } from '../credentials/secrets.js';
+import type { SignInDto } from './dto/sign-in.dto.js';
+import {
+  checkTotp,
+  decoyPasswordHash,
+  newSessionToken,
+  sha256Hex,
+  verifyPassword,
+} from './operator-secrets.js';
+import { operatorView, type OperatorView } from './operator.view.js';
+import { OperatorsRepository } from './operators.repository.js';
+import { csrfTokenOf } from './session-cookie.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+
+const REFUSED = 'the e-mail, password or code is wrong';
+
+export interface NewSession {
+  /** The cookie's value: never in the answer's body. */
+  readonly token: string;
+  readonly maxAgeSeconds: number;
+  readonly view: SessionView;
+}
+
+export interface SessionView {
+  readonly operator: OperatorView;
+  readonly via: 'session' | 'token';
+  /** The session's absolute end (null for a personal token). */
+  readonly expiresAt: string | null;
+  readonly idleMinutes: number | null;
+  /** Until when sensitive actions need no new code; null when they need one now. */
+  readonly stepUpUntil: string | null;
+  /** Send it as X-CSRF-Token with every request but GET (null for a personal token). */
+  readonly csrfToken: string | null;
+}
+
+@Injectable()
+export class SignInService {
+  constructor(
+    private readonly repository: OperatorsRepository,
+    private readonly throttle: SignInThrottle,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async signIn(input: SignInDto, address: string): Promise<NewSession> {
+    await this.throttle.attempt(input.email, address);
+    const operator = await this.repository.findOperatorByEmail(this.repository.manager, input.email);
+    const hash = operator && !operator.disabledAt && operator.totpConfirmedAt ? operator.passwordHash : null;
+    // Unknown or not enrolled: the same work and the same answer as a wrong password.
+    const passwordOk = await verifyPassword(hash ?? (await decoyPasswordHash()), input.password);
+    if (!operator || hash === null || !passwordOk) return this.refuse(input.email);
+    const session = await this.repository.transaction(async (manager) => {
+      const locked = await this.repository.findOperator(manager, operator.id, true);
+      if (!locked || !(await this.acceptCode(locked, input.code))) return null;
+      await this.repository.saveOperator(manager, locked);
+      const token = newSessionToken();
+      const now = new Date();
+      const row = await this.repository.insertSession(manager, {
+        operatorId: locked.id,
+        tokenHash: sha256Hex(token),
+        method: 'password' satisfies SessionMethod,
+        expiresAt: new Date(now.getTime() + this.config.operators.sessionMaxHours * 3_600_000),
+        secondFactorAt: now,
+      });
+      await this.audit.record(manager, {
+        actor: { operatorId: locked.id, label: locked.email },
+        action: 'operator.sign-in',
+        orgId: null,
+        details: { sessionId: row.id, method: row.method, address },
+      });
+      return { token, row, operator: locked };
+    });
+    if (!session) return this.refuse(input.email);
+    await this.throttle.succeeded(input.email);
+    return this.started(session.token, session.operator, session.row.expiresAt, session.row.secondFactorAt);
+  }
+
+  /** A session for an operator single sign-on vouched for (oidc.service.ts), not stepped up. */
+  async startSession(operator: Operator, method: SessionMethod, details: object): Promise<NewSession> {
+    const token = newSessionToken();
+    const row = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insertSession(manager, {
+        operatorId: operator.id,
+        tokenHash: sha256Hex(token),
+        method,
+        expiresAt: new Date(Date.now() + this.config.operators.sessionMaxHours * 3_600_000),
+        secondFactorAt: null,
+      });
+      await this.audit.record(manager, {
+        actor: { operatorId: operator.id, label: operator.email },
+        action: 'operator.sign-in',
+        orgId: null,
+        details: { sessionId: inserted.id, method, ...details },
+      });
+      return inserted;
+    });
+    return this.started(token, operator, row.expiresAt, null);
+  }
+
+  /** Ends the caller's console session (a personal token is revoked instead). */
+  async signOut(caller: OperatorPrincipal): Promise<void> {
+    if (caller.via !== 'session') {
+      throw badRequest(
+        'sign-out ends a console session; revoke a personal token with POST /api/v1/admin/tokens/{id}/revoke',
+      );
+    }
+    await this.repository.revokeSession(caller.credentialId, new Date());
+  }
+
+  /** A fresh TOTP code: sensitive actions need none for the step-up window. Throttled like a sign-in. */
+  async stepUp(caller: OperatorPrincipal, code: string, address: string): Promise<{ stepUpUntil: string }> {
+    await this.throttle.attempt(caller.email, address);
+    const accepted = await this.repository.transaction(async (manager) => {
+      const operator = await this.repository.findOperator(manager, caller.operatorId, true);
+      if (!operator?.totpConfirmedAt) {
+        throw badRequest('you have no TOTP enrolled: ask an ADMIN to reset your enrolment, then enrol');
+      }
+      if (!(await this.acceptCode(operator, code))) return false;
+      await this.repository.saveOperator(manager, operator);
+      return true;
+    });
+    if (!accepted) {
+      await this.throttle.failed(caller.email);
+      throw unauthenticated('the code is wrong or was already used');
+    }
+    const now = new Date();
+    if (caller.via === 'session') await this.repository.setSessionSecondFactor(caller.credentialId, now);
+    else await this.repository.setTokenSecondFactor(caller.credentialId, now);
+    return {
+      stepUpUntil: new Date(now.getTime() + this.config.operators.stepUpMinutes * 60_000).toISOString(),
+    };
+  }
+
+  /** Who is calling, with their session or token's state. */
+  async describe(caller: OperatorPrincipal, sessionToken: string | undefined): Promise<SessionView> {
+    const operator = await this.repository.findOperator(this.repository.manager, caller.operatorId);
+    if (!operator) throw unauthenticated('your operator account is gone');
+    const session =
+      caller.via === 'session' && sessionToken !== undefined
+        ? await this.repository.findSession(caller.credentialId)
+        : null;
+    return {
+      operator: operatorView(operator),
+      via: caller.via,
+      expiresAt: session?.expiresAt.toISOString() ?? null,
+      idleMinutes: session ? this.config.operators.sessionIdleMinutes : null,
+      stepUpUntil: this.stepUpUntil(caller.secondFactorAt),
+      csrfToken: session && sessionToken !== undefined ? csrfTokenOf(sessionToken) : null,
+    };
+  }
+
+  /** Whether `code` is good for the operator now and newer than the last one used; records its step. */
+  private async acceptCode(operator: Operator, code: string): Promise<boolean> {
+    if (!operator.totpSecretCiphertext) return false;
+    const secret = decryptSecret(this.config.masterKey, operator.totpSecretCiphertext);
+    const last = operator.totpLastStep === null ? null : Number(operator.totpLastStep);
+    const step = await checkTotp(secret, code, last);
+    if (step === null) return false;
+    operator.totpLastStep = String(step);
+    return true;
+  }
+
+  private async refuse(email: string): Promise<never> {
+    await this.throttle.failed(email);
+    throw unauthenticated(REFUSED);
+  }
+
+  private started(
+    token: string,
+    operator: Operator,
+    expiresAt: Date,
+    secondFactorAt: Date | null,
+  ): NewSession {
+    return {
+      token,
+      maxAgeSeconds: Math.floor((expiresAt.getTime() - Date.now()) / 1000),
+      view: {
+        operator: operatorView(operator),
+        via: 'session',
+        expiresAt: expiresAt.toISOString(),
+        idleMinutes: this.config.operators.sessionIdleMinutes,
+        stepUpUntil: this.stepUpUntil(secondFactorAt),
+        csrfToken: csrfTokenOf(token),
+      },
+    };
+  }
+
+  private stepUpUntil(secondFactorAt: Date | null): string | null {
+    if (!secondFactorAt) return null;
+    const until = secondFactorAt.getTime() + this.config.operators.stepUpMinutes * 60_000;
+    return until > Date.now() ? new Date(until).toISOString() : null;
+  }
+}

@@ -1,0 +1,183 @@
+// Single sign-on against a real OpenID provider (oidc-provider) on loopback: the authorization code flow
+// with PKCE through the api's redirects, as a browser follows them (cookies kept per origin), the
+// operator found by a verified e-mail then by the linked identity, and refusals.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ApiFixture } from './support/app-fixture.js';
+
+interface Person {
+  email: string;
+  emailVerified: boolean;
+}
+
+/** A browser's cookies, per origin; follows redirects by hand, as a browser would. */
+class Browser {
+  private readonly jars = new Map<string, Map<string, string>>();
+
+  async visit(
+    start: string,
+  ): Promise<{ url: string; status: number; text: string; cookies: Map<string, string> }> {
+    let url = start;
+    for (let hops = 0; hops < 20; hops++) {
+      const origin = new URL(url).origin;
+      const jar = this.jars.get(origin) ?? new Map<string, string>();
+      this.jars.set(origin, jar);
+      const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      const response = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';');
+        const [name = '', value = ''] = pair.split('=');
+        if (/max-age=0/i.test(line) || value === '') jar.delete(name);
+        else jar.set(name, value);
+      }
+      const location = response.headers.get('location');
+      const text = await response.text();
+      if (response.status < 300 || response.status >= 400 || !location) {
+        return { url, status: response.status, text, cookies: this.jars.get(new URL(start).origin)! };
+      }
+      url = new URL(location, url).href;
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+describe('single sign-on through OpenID Connect', () => {
+  let api: ApiFixture;
+  let idp: Server;
+  let issuer: string;
+  /** Who signs in at the provider next. */
+  let person: Person;
+
+  beforeAll(async () => {
+    const { default: Provider } = await import('oidc-provider');
+    idp = createServer();
+    idp.listen(0, '127.0.0.1');
+    await once(idp, 'listening');
+    issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    // The api's address must be known for the client's redirect URI: take a port first.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const apiPort = (probe.address() as AddressInfo).port;
+    probe.close();
+    const redirectUri = `http://127.0.0.1:${apiPort}/api/v1/admin/sign-in/oidc/callback`;
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: 'svc-console',
+          client_secret: 'a-client-secret-for-the-test-provider',
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+      ],
+      pkce: { required: () => true },
+      claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+      findAccount: (_context, sub) => ({
+        accountId: sub,
+        claims: () => ({ sub, email: person.email, email_verified: person.emailVerified }),
+      }),
+      features: { devInteractions: { enabled: false } },
+      interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
+    });
+    // The provider's login page, answered at once for `person` (a person typing their password).
+    idp.on('request', (req, res) => {
+      if (!req.url?.startsWith('/interaction/')) return void provider.callback()(req, res);
+      void (async () => {
+        const details = await provider.interactionDetails(req, res);
+        const accountId = `idp-${person.email}`;
+        const grant = new provider.Grant({ accountId, clientId: details.params.client_id as string });
+        grant.addOIDCScope('openid email profile');
+        await provider.interactionFinished(
+          req,
+          res,
+          {
+            login: { accountId },
+            consent: { grantId: await grant.save() },
+          },
+          { mergeWithLastSubmission: false },
+        );
+      })();
+    });
+    api = await ApiFixture.start(
+      {
+        PORT: String(apiPort),
+        OIDC_ISSUER: issuer,
+        OIDC_CLIENT_ID: 'svc-console',
+        OIDC_CLIENT_SECRET: 'a-client-secret-for-the-test-provider',
+        OIDC_REDIRECT_URI: redirectUri,
+      },
+      { port: apiPort },
+    );
+  });
+  afterAll(async () => {
+    await api.close();
+    idp.close();
+  });
+
+  const signIn = () => new Browser().visit(`${api.baseUrl}/api/v1/admin/sign-in/oidc`);
+  const as = (cookies: Map<string, string>) => ({
+    headers: { cookie: `svc_operator_session=${cookies.get('svc_operator_session') ?? ''}` },
+  });
+
+  it('links the operator by their verified e-mail, then by the identity; a session cookie for the console', async () => {
+    const created = await api.admin<{ id: string }>('POST', '/api/v1/admin/operators', {
+      body: { email: 'sso@ops.test', name: 'Sso', role: 'KYC_REVIEWER' },
+    });
+    person = { email: 'SSO@ops.test', emailVerified: true };
+    const first = await signIn();
+    expect({ url: first.url, status: first.status }).toEqual({ url: `${api.baseUrl}/console/`, status: 404 });
+    const me = await api.request<{
+      operator: { email: string; singleSignOn: boolean };
+      stepUpUntil: null;
+      csrfToken: string;
+    }>('GET', '/api/v1/admin/session', as(first.cookies));
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({
+      operator: { email: 'sso@ops.test', singleSignOn: true },
+      stepUpUntil: null,
+    });
+    const [row] = await api.rows<{ oidc_issuer: string; oidc_subject: string }>(
+      'SELECT oidc_issuer, oidc_subject FROM operators WHERE id = $1',
+      [created.body.data!.id],
+    );
+    expect(row).toEqual({ oidc_issuer: issuer, oidc_subject: 'idp-SSO@ops.test' });
+    expect(
+      await api.rows(
+        "SELECT actor, details->>'method' AS method FROM audit_log WHERE action = 'operator.sign-in'",
+      ),
+    ).toEqual([{ actor: 'sso@ops.test', method: 'oidc' }]);
+
+    // Single sign-on vouches for the person, not for a second factor of ours: sensitive actions ask for one.
+    const issue = await api.request('POST', '/api/v1/admin/tokens', {
+      body: {},
+      headers: { ...as(first.cookies).headers, 'x-csrf-token': me.body.data!.csrfToken },
+    });
+    expect(issue.status).toBe(401);
+    expect(issue.body.error).toContain('step_up_required');
+
+    // Later sign-ins find the linked identity, whatever e-mail the provider says now.
+    person = { email: 'SSO@ops.test', emailVerified: false };
+    const again = await signIn();
+    expect((await api.request('GET', '/api/v1/admin/session', as(again.cookies))).status).toBe(200);
+  });
+
+  it('refuses an unknown person, an unverified e-mail, and a callback without its flow', async () => {
+    person = { email: 'stranger@ops.test', emailVerified: true };
+    const stranger = await signIn();
+    expect(stranger.status).toBe(403);
+    expect(stranger.cookies.has('svc_operator_session')).toBe(false);
+
+    await api.admin('POST', '/api/v1/admin/operators', {
+      body: { email: 'unverified@ops.test', name: 'U', role: 'SUPPORT' },
+    });
+    person = { email: 'unverified@ops.test', emailVerified: false };
+    expect((await signIn()).status).toBe(403);
+
+    const forged = await fetch(`${api.baseUrl}/api/v1/admin/sign-in/oidc/callback?code=x&state=y`);
+    expect(forged.status).toBe(400);
+    expect(((await forged.json()) as { error: string }).error).toContain(
+      'the sign-in flow is unknown or expired',
+    );
+  });
+});
