@@ -155,24 +155,35 @@ export class Transport {
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
-      if (callOptions.signal?.aborted) throw callOptions.signal.reason;
-      if (timeout.signal.aborted) {
-        throw new SvcTimeoutError(
-          `${init.method} ${context.path}: no complete answer within ${timeoutMs} ms`,
-          {
-            ...context,
-            timeoutMs,
-            cause: error,
-          },
-        );
-      }
-      throw new SvcNetworkError(`${init.method} ${context.path}: ${describeNetworkError(error)}`, {
-        ...context,
-        cause: error,
-      });
+      throw this.sendFailure(error, timeout.signal, timeoutMs, callOptions, context);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** What a failed fetch is: the caller's abort as is, a timeout, or a network failure. */
+  private sendFailure(
+    error: unknown,
+    timeout: AbortSignal,
+    timeoutMs: number,
+    callOptions: RequestOptions,
+    context: { method: string; path: string },
+  ): unknown {
+    if (callOptions.signal?.aborted) return callOptions.signal.reason;
+    if (timeout.aborted) {
+      return new SvcTimeoutError(
+        `${context.method} ${context.path}: no complete answer within ${timeoutMs} ms`,
+        {
+          ...context,
+          timeoutMs,
+          cause: error,
+        },
+      );
+    }
+    return new SvcNetworkError(`${context.method} ${context.path}: ${describeNetworkError(error)}`, {
+      ...context,
+      cause: error,
+    });
   }
 }
 
