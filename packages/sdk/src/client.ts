@@ -3,6 +3,7 @@
 // (docs/api-guide.md#oauth-client-credentials); see README.md.
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { RequestSigner } from './request-signer.js';
+import { EventStreamResource } from './resources/event-stream.js';
 import { KycResource } from './resources/kyc.js';
 import { OAuthResource } from './resources/oauth.js';
 import { OrdersResource } from './resources/orders.js';
@@ -55,6 +56,8 @@ export class SvcClient {
   readonly positions: PositionsResource;
   readonly webhooks: WebhooksResource;
   readonly oauth: OAuthResource;
+  /** The organisation's events as they happen: `events.stream()`. */
+  readonly events: EventStreamResource;
   private readonly transport: Transport;
 
   constructor(options: SvcClientOptions) {
@@ -100,6 +103,7 @@ export class SvcClient {
     this.positions = new PositionsResource(call);
     this.webhooks = new WebhooksResource(call);
     this.oauth = new OAuthResource(call);
+    this.events = new EventStreamResource(this.transport);
   }
 
   /**
