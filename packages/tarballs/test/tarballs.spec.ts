@@ -222,6 +222,13 @@ describe('the packed packages', () => {
   });
 
   describe.each(nodes)('on Node $version', ({ node }) => {
+    it("runs the sdk's `svc` command from node_modules/.bin", () => {
+      const output = run(node, [join(project, 'node_modules/.bin/svc'), 'listen', '--help'], {
+        cwd: project,
+      });
+      expect(output).toContain('Usage: svc listen --forward-to <url> [options]');
+    });
+
     it.each(packages)('runs the %s README examples as ESM and as CJS', (name) => {
       const readme = readFileSync(join(project, 'node_modules/@svc', name, 'README.md'), 'utf8');
       for (const [kind, source] of Object.entries(examples(readme))) {

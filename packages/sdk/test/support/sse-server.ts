@@ -13,6 +13,8 @@ export interface StreamRequest {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: IncomingMessage['headers'];
+  /** The body, for the token route (the stream's requests have none). */
+  body: string;
   /** Resolves when the client closed (or the server dropped) this connection. */
   readonly closed: Promise<void>;
 }
@@ -61,11 +63,12 @@ export async function startSseServer(): Promise<SseServer> {
       path: url.pathname,
       query: url.searchParams,
       headers: request.headers,
+      body: '',
       closed,
     };
     requests.push(entry);
     if (url.pathname === '/api/v1/oauth/token') {
-      request.resume();
+      request.on('data', (chunk: Buffer) => (entry.body += chunk.toString('utf8')));
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(
