@@ -4,6 +4,7 @@
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { RequestSigner } from './request-signer.js';
 import { DashboardResource } from './resources/dashboard.js';
+import { EventStreamResource } from './resources/event-stream.js';
 import { KycResource } from './resources/kyc.js';
 import { OAuthResource } from './resources/oauth.js';
 import { OrdersResource } from './resources/orders.js';
@@ -57,6 +58,8 @@ export class SvcClient {
   readonly webhooks: WebhooksResource;
   readonly oauth: OAuthResource;
   readonly dashboard: DashboardResource;
+  /** The organisation's events as they happen: `events.stream()`. */
+  readonly events: EventStreamResource;
   private readonly transport: Transport;
 
   constructor(options: SvcClientOptions) {
@@ -103,6 +106,7 @@ export class SvcClient {
     this.webhooks = new WebhooksResource(call);
     this.oauth = new OAuthResource(call);
     this.dashboard = new DashboardResource(call);
+    this.events = new EventStreamResource(this.transport);
   }
 
   /**

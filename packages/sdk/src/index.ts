@@ -3,6 +3,8 @@ export { SvcClient, SDK_VERSION } from './client.js';
 export type { ApiKeyOptions, CommonOptions, OAuthOptions, SvcClientOptions } from './client.js';
 export * from './errors.js';
 export { PageRequest } from './pagination.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, EventStreamResource } from './resources/event-stream.js';
+export type { EventStreamOptions, ReconnectInfo, StreamedEvent } from './resources/event-stream.js';
 export { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 export type { RetryPolicy } from './retry-policy.js';
 export { DEFAULT_TIMEOUT_MS } from './transport.js';

@@ -2,7 +2,7 @@
 // safe to repeat (retry-policy.ts), and the answer turned into data or a typed error (answer.ts). Every
 // attempt is signed afresh, and no signature is ever sent twice (the api refuses replays).
 import { describeNetworkError, interpret, type Answer } from './answer.js';
-import { SvcError, SvcNetworkError, SvcPermissionError, SvcTimeoutError } from './errors.js';
+import { SvcError, SvcNetworkError, SvcPermissionError, SvcServerError, SvcTimeoutError } from './errors.js';
 import { backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry-policy.js';
 
 /** The part of `fetch` the client uses; pass your own (svix's `fetch` option) to add tracing or proxies. */
@@ -131,6 +131,63 @@ export class Transport {
     }
   }
 
+  /**
+   * Opens a long-lived answer (Server-Sent Events), authenticated like `request`; the timeout covers only
+   * the wait for it to start. Answers the open response, whose body the caller reads and ends through
+   * `signal`; any other answer is thrown as the SvcError its envelope maps to. Not retried: reconnecting
+   * is the caller's business.
+   */
+  async openStream(
+    request: { readonly path: string; readonly query?: ApiRequest['query'] },
+    headers: Readonly<Record<string, string>>,
+    callOptions: { readonly timeoutMs?: number; readonly signal: AbortSignal },
+  ): Promise<Response> {
+    const query = queryString(request.query);
+    const url = `${this.options.baseUrl}${request.path}${query === '' ? '' : `?${query}`}`;
+    const timeoutMs = callOptions.timeoutMs ?? this.options.timeoutMs;
+    const context = { method: 'GET', path: request.path, attempts: 1 };
+    for (let refreshed = false; ; refreshed = true) {
+      const sent: Record<string, string> = {
+        accept: 'text/event-stream',
+        'user-agent': this.options.userAgent,
+        ...headers,
+        ...(await this.authenticator?.headers({ path: request.path, query, body: '' })),
+      };
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), timeoutMs);
+      let answer: Answer;
+      try {
+        const response = await this.options.fetch(url, {
+          method: 'GET',
+          headers: sent,
+          signal: AbortSignal.any([timeout.signal, callOptions.signal]),
+          redirect: 'manual',
+        });
+        if (response.status === 200 && isEventStream(response.headers)) return response;
+        answer = { status: response.status, headers: response.headers, text: await response.text() };
+      } catch (error) {
+        throw this.sendFailure(error, timeout.signal, timeoutMs, callOptions, context);
+      } finally {
+        clearTimeout(timer);
+      }
+      const outcome = interpret<never>(answer, context);
+      const error = outcome.ok
+        ? new SvcServerError(
+            `GET ${request.path}: HTTP 200 but not an event stream (content-type ${
+              answer.headers.get('content-type') ?? 'missing'
+            })`,
+            { ...context, status: 200 },
+          )
+        : outcome.error;
+      const retry =
+        answer.status === 401 &&
+        !(error instanceof SvcPermissionError) &&
+        !refreshed &&
+        this.authenticator?.refreshAfterUnauthorized?.(sent) === true;
+      if (!retry) throw error;
+    }
+  }
+
   private async send(
     url: string,
     init: { method: string; headers: Record<string, string>; body: string | FormData | undefined },
@@ -155,24 +212,35 @@ export class Transport {
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
-      if (callOptions.signal?.aborted) throw callOptions.signal.reason;
-      if (timeout.signal.aborted) {
-        throw new SvcTimeoutError(
-          `${init.method} ${context.path}: no complete answer within ${timeoutMs} ms`,
-          {
-            ...context,
-            timeoutMs,
-            cause: error,
-          },
-        );
-      }
-      throw new SvcNetworkError(`${init.method} ${context.path}: ${describeNetworkError(error)}`, {
-        ...context,
-        cause: error,
-      });
+      throw this.sendFailure(error, timeout.signal, timeoutMs, callOptions, context);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** What a failed fetch is: the caller's abort as is, a timeout, or a network failure. */
+  private sendFailure(
+    error: unknown,
+    timeout: AbortSignal,
+    timeoutMs: number,
+    callOptions: RequestOptions,
+    context: { method: string; path: string },
+  ): unknown {
+    if (callOptions.signal?.aborted) return callOptions.signal.reason;
+    if (timeout.aborted) {
+      return new SvcTimeoutError(
+        `${context.method} ${context.path}: no complete answer within ${timeoutMs} ms`,
+        {
+          ...context,
+          timeoutMs,
+          cause: error,
+        },
+      );
+    }
+    return new SvcNetworkError(`${context.method} ${context.path}: ${describeNetworkError(error)}`, {
+      ...context,
+      cause: error,
+    });
   }
 }
 
@@ -210,4 +278,8 @@ function encodeBody(body: RequestBody | undefined): {
       // fetch writes the boundary into the content type; a multipart body is not part of the signature.
       return { bodyText: '', body: body.form, contentType: undefined };
   }
+}
+
+function isEventStream(headers: Headers): boolean {
+  return /^text\/event-stream\s*(;|$)/i.test(headers.get('content-type') ?? '');
 }

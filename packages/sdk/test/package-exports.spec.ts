@@ -46,11 +46,11 @@ describe('the built package', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists `types` first in every condition of the exports map, and depends on the protocol only', () => {
+  it('lists `types` first in every condition of the exports map, and depends on the protocol and the SSE parser only', () => {
     const root = manifest.exports['.'] as Record<string, Record<string, string>>;
     expect(Object.keys(root)).toEqual(['import', 'require']);
     for (const condition of Object.values(root)) expect(Object.keys(condition)[0]).toBe('types');
-    expect(manifest.dependencies).toEqual({ '@svc/protocol': 'workspace:^' });
+    expect(manifest.dependencies).toEqual({ '@svc/protocol': 'workspace:^', 'eventsource-parser': '3.1.1' });
   });
 
   it('loads with require() and with import(), and both give the same API and results', () => {

@@ -9,7 +9,7 @@ const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 
 describe('README.md examples', () => {
-  it('has examples of the client, lists, errors, retries and webhooks', () => {
+  it('has examples of the client, lists, errors, retries, webhooks and the event stream', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     const all = blocks.join('\n');
     for (const api of [
@@ -19,6 +19,7 @@ describe('README.md examples', () => {
       'createWebhookHandler',
       'verifyWebhook',
       'testWebhook',
+      'events.stream',
     ]) {
       expect(all).toContain(api);
     }

@@ -1,8 +1,8 @@
 // @svc/protocol and @svc/sdk as a user gets them: packed once per run with `pnpm pack` (which rewrites
 // `workspace:` ranges), installed together into a project outside the workspace by `npm install --offline`
-// with an empty cache (so any dependency that would come from the registry fails the install), then each
-// package's README examples (ESM and CJS) run on every Node of TEST_NODES, and TypeScript resolves the
-// installed declarations.
+// with an empty cache (so any dependency that would come from the registry fails the install; the SDK's
+// one outside dependency is packed from the workspace's copy), then each package's README examples (ESM
+// and CJS) run on every Node of TEST_NODES, and TypeScript resolves the installed declarations.
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -14,7 +14,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 interface Manifest {
   name: string;
@@ -104,6 +105,7 @@ describe('the packed packages', () => {
   let dir: string;
   let project: string;
   const packed = {} as Record<Package, { tarball: string; manifest: Manifest; files: string[] }>;
+  let parserTarball: string;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-tarballs-'));
@@ -127,6 +129,18 @@ describe('the packed packages', () => {
         files,
       };
     }
+    // The SDK's one outside dependency, packed from the copy the workspace installed (so the install
+    // stays offline): the same files as the registry's tarball.
+    const parser = dirname(
+      createRequire(join(root, 'packages/sdk/package.json')).resolve('eventsource-parser/package.json'),
+    );
+    const [parserPack] = JSON.parse(
+      run('npm', ['pack', parser, '--json', '--ignore-scripts', '--pack-destination', join(dir, 'packed')], {
+        cwd: dir,
+        env: npmEnv(dir),
+      }),
+    ) as [{ filename: string }];
+    parserTarball = join(dir, 'packed', parserPack.filename);
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'outside', version: '1.0.0', private: true }),
@@ -141,6 +155,7 @@ describe('the packed packages', () => {
         '--loglevel=error',
         packed.protocol.tarball,
         packed.sdk.tarball,
+        parserTarball,
       ],
       { cwd: project, env: npmEnv(dir) },
     );
@@ -166,10 +181,11 @@ describe('the packed packages', () => {
     }
   });
 
-  it('sdk: depends on the protocol only, with a range the packed protocol satisfies', () => {
+  it('sdk: depends on the protocol (a range the packed protocol satisfies) and the pinned SSE parser only', () => {
     expect(packed.protocol.manifest.dependencies).toBeUndefined();
     expect(packed.sdk.manifest.dependencies).toEqual({
       '@svc/protocol': `^${packed.protocol.manifest.version}`,
+      'eventsource-parser': '3.1.1',
     });
   });
 
@@ -189,19 +205,30 @@ describe('the packed packages', () => {
     expect(license).toMatch(/^MIT License\n/);
   });
 
-  it('installed offline: the two packages and nothing else, the protocol once', () => {
+  it('installed offline: the two packages and the SSE parser, nothing else, the protocol once', () => {
     expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual([
       '@svc',
+      'eventsource-parser',
     ]);
     expect(readdirSync(join(project, 'node_modules/@svc')).sort()).toEqual(['protocol', 'sdk']);
     const tree = JSON.parse(run('npm', ['ls', '--all', '--json'], { cwd: project, env: npmEnv(dir) })) as {
       dependencies: Record<string, { version: string; dependencies?: Record<string, unknown> }>;
     };
     expect(tree.dependencies['@svc/protocol']?.version).toBe(packed.protocol.manifest.version);
-    expect(Object.keys(tree.dependencies['@svc/sdk']?.dependencies ?? {})).toEqual(['@svc/protocol']);
+    expect(Object.keys(tree.dependencies['@svc/sdk']?.dependencies ?? {}).sort()).toEqual([
+      '@svc/protocol',
+      'eventsource-parser',
+    ]);
   });
 
   describe.each(nodes)('on Node $version', ({ node }) => {
+    it("runs the sdk's `svc` command from node_modules/.bin", () => {
+      const output = run(node, [join(project, 'node_modules/.bin/svc'), 'listen', '--help'], {
+        cwd: project,
+      });
+      expect(output).toContain('Usage: svc listen --forward-to <url> [options]');
+    });
+
     it.each(packages)('runs the %s README examples as ESM and as CJS', (name) => {
       const readme = readFileSync(join(project, 'node_modules/@svc', name, 'README.md'), 'utf8');
       for (const [kind, source] of Object.entries(examples(readme))) {
