@@ -33,9 +33,10 @@ describe('schema', () => {
   });
 
   it('copies KYC decisions made before kyc_reviews from the audit log into it, once', async () => {
-    const last = MIGRATIONS.at(-1);
-    expect(last?.name).toBe('KycReviews1795400000000');
-    await db.dataSource.undoLastMigration({ transaction: 'each' });
+    // Down to before KycReviews (undoing the migrations after it first).
+    const after = MIGRATIONS.length - MIGRATIONS.findIndex((m) => m.name === 'KycReviews1795400000000');
+    expect(after).toBeLessThanOrEqual(MIGRATIONS.length);
+    for (let n = 0; n < after; n++) await db.dataSource.undoLastMigration({ transaction: 'each' });
     const [org] = await db.dataSource.query<{ id: number }[]>(
       "INSERT INTO organisations (name, kyc_domain, plan, policy) VALUES ('k', 'k.test', 'STANDARD', '{}') RETURNING id",
     );

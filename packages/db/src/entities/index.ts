@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { Event } from './event.entity.js';
+import { EventStreamLease } from './event-stream.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
@@ -20,6 +21,7 @@ export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
 export * from './audit-entry.entity.js';
 export * from './event.entity.js';
+export * from './event-stream.entity.js';
 export * from './kyc-document.entity.js';
 export * from './kyc-review.entity.js';
 export * from './oauth-client.entity.js';
@@ -45,6 +47,7 @@ export const ENTITIES = [
   KycDocument,
   KycReview,
   Event,
+  EventStreamLease,
   AuditEntry,
   WebhookEndpoint,
   WebhookAttempt,
