@@ -78,6 +78,22 @@ class Environment extends ServiceEnvironment {
   @Min(0)
   @Max(86400)
   KYC_EXPIRY_SWEEP_SECONDS?: number;
+
+  /** Milliseconds between two heartbeat comments on an open event stream. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  EVENT_STREAM_HEARTBEAT_MS?: number;
+
+  /** Event streams an organisation may hold open at once, over every api instance. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  EVENT_STREAMS_PER_ORG?: number;
 }
 
 export interface AppConfig extends ServiceSettings {
@@ -90,6 +106,7 @@ export interface AppConfig extends ServiceSettings {
   readonly tokenRateLimitPerMinute: number;
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
+  readonly eventStreams: { readonly heartbeatMs: number; readonly perOrg: number };
 }
 
 /** Validates `source` (default process.env); throws ConfigError with one line per bad variable. */
@@ -117,6 +134,10 @@ export function loadConfig(
     tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
+    eventStreams: Object.freeze({
+      heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS ?? 15_000,
+      perOrg: env.EVENT_STREAMS_PER_ORG ?? 10,
+    }),
   });
 }
 

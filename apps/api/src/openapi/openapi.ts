@@ -14,6 +14,7 @@ import { orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
+import { EVENT_SCHEMAS } from './event-schemas.js';
 import { VIEW_SCHEMAS } from './schemas.js';
 import { TAG_GROUPS, TAGS } from './tags.js';
 
@@ -118,7 +119,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   document.components = {
     ...document.components,
-    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...document.components?.schemas },
+    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...EVENT_SCHEMAS, ...document.components?.schemas },
   };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
@@ -184,6 +185,8 @@ function pathParameter(path: string, name: string): { description: string; schem
           description: "The client's id (a UUID) or its client_id (cl_…)",
           schema: { type: 'string', pattern: '^(?:[0-9a-fA-F-]{36}|cl_[A-Za-z0-9_-]{1,100})$' },
         };
+      if (path.startsWith('/api/v1/events/'))
+        return { description: "The event's id", schema: { type: 'string', format: 'uuid' } };
       if (path.includes('/notices/'))
         return { description: "The notice's id", schema: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' } };
       return {

@@ -191,7 +191,7 @@ export class ApiFixture {
       headers,
       ...(text === undefined ? {} : { body: text }),
     });
-    const responseText = await response.text();
+    const responseText = await answerText(response);
     (await this.openApiContract()).check({
       method,
       path,
@@ -228,6 +228,28 @@ export class ApiFixture {
   rows<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
     return this.dataSource.query<T[]>(sql, parameters);
   }
+}
+
+/**
+ * The answer's text; of an event stream, which does not end, only what comes until its first blank line
+ * (the `retry:` hint), then the connection is let go. Streams are read with event-stream-client.ts.
+ */
+async function answerText(response: Response): Promise<string> {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body)
+    return response.text();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (!text.includes('\n\n')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel();
+  }
+  return text;
 }
 
 function bodyText(options: RequestOptions): string | undefined {
