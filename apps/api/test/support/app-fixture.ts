@@ -48,6 +48,11 @@ export class OrgSession {
     readonly clientSecret: string,
   ) {}
 
+  /** The same organisation and credentials, calling another api instance. */
+  on(fixture: ApiFixture): OrgSession {
+    return new OrgSession(fixture, this.orgId, this.apiKey, this.apiSecret, this.clientId, this.clientSecret);
+  }
+
   /** A request signed with the API key (docs/api-guide.md#api-key-signing); `path` may carry a query string. */
   signed<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const text = bodyText(options);
@@ -98,6 +103,8 @@ export interface FixtureOptions {
   readonly throughProxy?: boolean;
   /** Where orders execute instead of the default venue. */
   readonly venue?: AppDependencies['venue'];
+  /** A second api instance on this fixture's database (and master key), as several instances run. */
+  readonly besides?: ApiFixture;
 }
 
 export class ApiFixture {
@@ -116,11 +123,11 @@ export class ApiFixture {
 
   /** Starts the api on a new database; `env` overrides configuration variables. */
   static async start(env: Record<string, string> = {}, options: FixtureOptions = {}): Promise<ApiFixture> {
-    const db = await createTestDatabase();
+    const db = options.besides?.db ?? (await createTestDatabase());
     const config = loadConfig({
       NODE_ENV: 'test',
-      MASTER_KEY: randomBytes(32).toString('base64'),
-      ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      MASTER_KEY: options.besides?.config.masterKey.toString('base64') ?? randomBytes(32).toString('base64'),
+      ADMIN_TOKEN: options.besides?.config.adminToken ?? randomBytes(24).toString('hex'),
       LOG_LEVEL: 'silent',
       ...env,
     });
@@ -146,8 +153,12 @@ export class ApiFixture {
     const address = app.getHttpServer().address();
     if (typeof address !== 'object' || !address) throw new Error('the api is not listening');
     const baseUrl = `http://127.0.0.1:${address.port}`;
-    return new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
+    const fixture = new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
+    fixture.ownsDatabase = !options.besides;
+    return fixture;
   }
+
+  private ownsDatabase = true;
 
   get dataSource(): DataSource {
     return this.db.dataSource;
@@ -158,7 +169,7 @@ export class ApiFixture {
     await this.boss.stop({ graceful: false });
     await this.appDataSource?.destroy();
     await this.databaseProxy?.close();
-    await this.db.close();
+    if (this.ownsDatabase) await this.db.close();
   }
 
   /** A new organisation with an API key and an OAuth client granted `scopes`. */

@@ -1,6 +1,9 @@
 // A Server-Sent Events client for the tests: opens GET /api/v1/events/stream over real HTTP, parses what
 // arrives as it arrives (messages, comments, the retry hint), checks each message against the OpenAPI
 // document, and lets a test wait for what it expects.
+import { signedRequestHeaders } from '@svc/protocol';
+
+import type { ApiFixture, OrgSession } from './app-fixture.js';
 import type { OpenApiContract, StreamMessage } from './openapi-contract.js';
 
 export interface StreamFrame {
@@ -27,6 +30,7 @@ export class EventStreamClient {
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     private readonly path: string,
     private readonly contract: OpenApiContract,
+    private readonly abort: AbortController,
   ) {
     this.ended = this.pump();
   }
@@ -41,7 +45,8 @@ export class EventStreamClient {
     headers: Record<string, string>,
     contract: OpenApiContract,
   ): Promise<EventStreamClient> {
-    const response = await fetch(baseUrl + path, { headers });
+    const abort = new AbortController();
+    const response = await fetch(baseUrl + path, { headers, signal: abort.signal });
     if (!response.body) throw new Error('no body');
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
       throw new Error(`not a stream: ${response.status} ${await response.text()}`);
@@ -52,6 +57,7 @@ export class EventStreamClient {
       response.body.getReader(),
       path,
       contract,
+      abort,
     );
   }
 
@@ -94,7 +100,8 @@ export class EventStreamClient {
 
   /** Closes the stream (when still open); throws what went wrong while reading, if anything did. */
   async close(): Promise<void> {
-    if (!this.done) await this.reader.cancel().catch(() => undefined);
+    // Aborting the request drops its connection (cancelling the body alone may leave it open).
+    if (!this.done) this.abort.abort();
     await this.ended;
     if (this.failure) throw this.failure;
   }
@@ -148,4 +155,31 @@ export class EventStreamClient {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+let signatures = 0;
+
+/**
+ * Opens `/api/v1/events/stream` + `query` on `fixture` as `session`: signed with its API key, or with a
+ * bearer token when given; `headers` add to them (Last-Event-ID).
+ */
+export async function openEventStream(
+  fixture: ApiFixture,
+  session: OrgSession,
+  options: { query?: string; headers?: Record<string, string>; bearer?: string } = {},
+): Promise<EventStreamClient> {
+  const path = '/api/v1/events/stream';
+  const query = options.query ?? '';
+  // Each signature is accepted once, and a signature is the same for the same request in the same second:
+  // streams opened together are signed at distinct timestamps (inside the window ahead).
+  const timestamp = String(Math.floor(Date.now() / 1000) + signatures++);
+  const auth: Record<string, string> = options.bearer
+    ? { authorization: `Bearer ${options.bearer}` }
+    : { ...signedRequestHeaders({ path, query: query.replace(/^\?/, '') || undefined, timestamp }, session) };
+  return EventStreamClient.open(
+    fixture.baseUrl,
+    path + query,
+    { ...auth, ...options.headers },
+    await fixture.openApiContract(),
+  );
 }

@@ -14,8 +14,12 @@ export class SseResponse {
   private ended = false;
 
   constructor(private readonly response: ServerResponse) {
+    // The client went away, or the answer ended (it says Connection: close): its socket goes too, at once.
+    // Left to itself, Node may hold an aborted stream's socket open for seconds, and a shutdown with it.
+    const socket = response.socket;
     response.once('close', () => {
       this.ended = true;
+      socket?.destroy();
     });
   }
 
@@ -31,6 +35,9 @@ export class SseResponse {
       'cache-control': 'no-store',
       // Proxies that buffer answers (nginx) pass this one through as it is written.
       'x-accel-buffering': 'no',
+      // The connection ends with the stream (a client reconnects afresh): none is left idle to hold a
+      // shutdown until its keep-alive timeout.
+      connection: 'close',
     });
     this.write(`retry: ${RECONNECT_MS}\n\n`);
   }
