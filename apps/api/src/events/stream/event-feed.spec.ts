@@ -165,7 +165,7 @@ describe('OrgFeed', () => {
               break;
             }
             case 'answer':
-              if (s.count() > 0) await s.waitOne();
+              if (s.count() > 0) await s.waitNext(1);
               break;
             case 'subscribe': {
               const committed = model.committed();
@@ -201,12 +201,12 @@ describe('OrgFeed', () => {
         }
         // Everything ends; the feed reads (notified, or on its own retries) until nothing is left.
         for (const transaction of model.open()) model.end(transaction, true);
-        let joined = false;
-        void Promise.all(joining).then(() => (joined = true));
-        for (let round = 0; round < 3 || !joined || s.count() > 0; round++) {
+        const settled = { joined: false };
+        void Promise.all(joining).then(() => (settled.joined = true));
+        for (let round = 0; round < 3 || !settled.joined || s.count() > 0; round++) {
           if (round > 10_000) throw new Error('the feed does not settle');
           if (round < 3) feed.wake();
-          await s.waitAll();
+          await s.waitIdle();
           await new Promise((resolve) => setTimeout(resolve, round < 3 ? 1 : 0));
         }
         feed.close();
