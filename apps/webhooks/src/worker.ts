@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
+import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 
 export interface WorkerDependencies {
@@ -55,6 +56,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     fetchers.push(id);
   }
   const mailWorker = await boss.work(QUEUES.webhookFailureEmail, { ...polling, batchSize: 5 }, mailer.handle);
+  const retention = new EventRetention(config, deps.dataSource, logger);
+  await retention.schedule(boss);
+  await boss.work(QUEUES.eventRetention, polling, retention.handle);
   let next = 0;
   const wakeOneFetcher = () => {
     // The next idle fetcher fetches at once; when all are busy, the next one fetches again as soon as
@@ -91,6 +95,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
       await Promise.all([
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
+        boss.offWork(QUEUES.eventRetention, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();

@@ -13,6 +13,8 @@ export const QUEUES = {
   webhookDelivery: 'webhook-delivery',
   /** The worker's: one job per endpoint with failed events to report by e-mail. */
   webhookFailureEmail: 'webhook-failure-email',
+  /** The worker's schedule: events older than the retention are deleted (docs/decisions.md, events). */
+  eventRetention: 'event-retention',
 } as const;
 
 export interface WebhookDeliveryJob {
@@ -89,6 +91,13 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 600,
+  });
+  await boss.createQueue(QUEUES.eventRetention, {
+    // One run at a time, and at most one waiting: a run that outlasts the schedule's period is not doubled.
+    policy: 'stately',
+    expireInSeconds: 15 * 60,
+    retryLimit: 3,
+    retryDelay: 60,
   });
   return boss;
 }
