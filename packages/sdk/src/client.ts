@@ -3,6 +3,7 @@
 // (docs/api-guide.md#oauth-client-credentials); see README.md.
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { RequestSigner } from './request-signer.js';
+import { EventsResource } from './resources/events.js';
 import { KycResource } from './resources/kyc.js';
 import { OAuthResource } from './resources/oauth.js';
 import { OrdersResource } from './resources/orders.js';
@@ -54,6 +55,7 @@ export class SvcClient {
   readonly orders: OrdersResource;
   readonly positions: PositionsResource;
   readonly webhooks: WebhooksResource;
+  readonly events: EventsResource;
   readonly oauth: OAuthResource;
   private readonly transport: Transport;
 
@@ -99,6 +101,7 @@ export class SvcClient {
     this.orders = new OrdersResource(call);
     this.positions = new PositionsResource(call);
     this.webhooks = new WebhooksResource(call);
+    this.events = new EventsResource(call);
     this.oauth = new OAuthResource(call);
   }
 
