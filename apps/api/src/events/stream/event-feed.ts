@@ -83,6 +83,8 @@ export class OrgFeed {
   private again = false;
   private retry: NodeJS.Timeout | undefined;
   private retryMs: number;
+  /** The xmin of the last read: whether the oldest running transaction moved on since. */
+  private lastXmin = 0n;
   private closed = false;
 
   constructor(
@@ -206,11 +208,15 @@ export class OrgFeed {
         this.cursor = maxKey(maxKey(cursor, last?.key ?? cursor), { txid: read.xmin, position: 0n });
       }
       if (read.pending) {
+        // Rows wait behind an older transaction. While transactions keep ending (xmin moves on), look
+        // again soon; when one stays open, back off so a long transaction does not turn into a busy loop.
+        if (read.rows.length > 0 || read.xmin > this.lastXmin) this.retryMs = this.options.minRetryMs;
         this.schedule(this.retryMs);
         this.retryMs = Math.min(this.retryMs * 2, this.options.maxRetryMs);
       } else {
         this.retryMs = this.options.minRetryMs;
       }
+      this.lastXmin = read.xmin;
     } while (this.again);
   }
 
