@@ -234,9 +234,14 @@ function multipartBody(): fc.Arbitrary<RequestOptions> {
     }));
 }
 
-/** The envelope, or the insufficient-scope body; raw documents (metrics, the OpenAPI document) as they are. */
+/**
+ * The envelope, or the insufficient-scope body; raw documents (metrics, the OpenAPI document) and an event
+ * stream that opened (its messages checked against the document by the fixture) as they are.
+ */
 function inEnvelope(response: TestResponse, path: string): boolean {
   if (path.startsWith('/metrics') || path.startsWith('/openapi')) return true;
+  if (response.status === 200 && response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return true;
   const body = response.body as Record<string, unknown> | undefined;
   if (!body) return false;
   if (response.status === 401 && 'message' in body && 'status' in body) return true;

@@ -92,6 +92,14 @@ class WorkerEnvironment extends ServiceEnvironment {
   @IsOptional()
   @IsString()
   OUTBOX_DIR?: string;
+
+  /** Days an event is kept (the event log and stream), then pruned; longer than the delivery window. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(2)
+  @Max(3650)
+  EVENT_RETENTION_DAYS?: number;
 }
 
 export interface WorkerConfig extends ServiceSettings {
@@ -122,6 +130,8 @@ export interface WorkerConfig extends ServiceSettings {
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly outboxDir: string;
+  /** Events older than this are deleted, with their attempts (the event log's retention). */
+  readonly eventRetentionMs: number;
 }
 
 const DEFAULT_FETCHERS = 12;
@@ -156,5 +166,6 @@ export function loadConfig(source: EnvSource = process.env, root = process.cwd()
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'webhooks@svc.invalid',
     outboxDir: env.OUTBOX_DIR ?? join(settings.dataDir, 'outbox'),
+    eventRetentionMs: (env.EVENT_RETENTION_DAYS ?? 30) * 86_400_000,
   });
 }

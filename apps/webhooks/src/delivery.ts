@@ -7,7 +7,7 @@
 // that asked for time (endpoint-pauses.ts) gets no attempt before then; recoveries count their events'
 // outcomes (recovery.ts).
 import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
-import { MAX_EVENT_RETRIES } from '@svc/protocol';
+import { eventBodyText, MAX_EVENT_RETRIES } from '@svc/protocol';
 import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -141,17 +141,17 @@ export class DeliveryProcessor {
   }
 
   private async attempt(row: EventRow, numRetries: number): Promise<AttemptResult> {
-    const event = {
+    const fields = {
       orgId: row.org_id,
       entity: row.entity,
-      ...(row.event_type === null ? {} : { eventType: row.event_type }),
+      eventType: row.event_type,
       numRetries,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
     };
     const result = await this.sender.send({
       url: new URL(row.url ?? ''),
-      body: `{"event":${JSON.stringify(event)},"data":${row.data}}`,
+      body: eventBodyText(fields, row.data),
       secret: this.secret(row.secret_ciphertext ?? ''),
       eventId: row.id,
     });

@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
+import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
@@ -66,6 +67,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     { ...polling, batchSize: 1 },
     recoveries.handle,
   );
+  const retention = new EventRetention(config, deps.dataSource, logger);
+  await retention.schedule(boss);
+  await boss.work(QUEUES.eventRetention, polling, retention.handle);
   let next = 0;
   const wakeOneFetcher = () => {
     // The next idle fetcher fetches at once; when all are busy, the next one fetches again as soon as
@@ -104,6 +108,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
         boss.offWork(QUEUES.webhookRecovery, { wait: true }),
+        boss.offWork(QUEUES.eventRetention, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();

@@ -2,6 +2,7 @@
 // embedded PostgreSQL is behind @svc/db/dev.
 export * from './data-source.js';
 export * from './entities/index.js';
+export * from './event-log.js';
 export * from './queue.js';
 export * from './secret-box.js';
 export * from './sql.js';

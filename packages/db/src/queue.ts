@@ -15,6 +15,8 @@ export const QUEUES = {
   webhookFailureEmail: 'webhook-failure-email',
   /** One job per recovery: the worker chooses its events and queues their redeliveries. */
   webhookRecovery: 'webhook-recovery',
+  /** The worker's schedule: events older than the retention are deleted (docs/decisions.md, events). */
+  eventRetention: 'event-retention',
 } as const;
 
 export interface WebhookDeliveryJob {
@@ -106,6 +108,13 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 300,
+  });
+  await boss.createQueue(QUEUES.eventRetention, {
+    // One run at a time, and at most one waiting: a run that outlasts the schedule's period is not doubled.
+    policy: 'stately',
+    expireInSeconds: 15 * 60,
+    retryLimit: 3,
+    retryDelay: 60,
   });
   return boss;
 }

@@ -1,6 +1,7 @@
 // @svc/protocol: the wire format shared by the api, the webhooks worker and the SDK.
 export * from './canonical-json.js';
 export * from './envelope.js';
+export * from './event-body.js';
 export * from './event-parsers.js';
 export * from './event-types.js';
 export * from './headers.js';

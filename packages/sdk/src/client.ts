@@ -4,7 +4,7 @@
 import { TokenAuthenticator, type OAuthCredentials } from './oauth-token.js';
 import { RequestSigner } from './request-signer.js';
 import { DashboardResource } from './resources/dashboard.js';
-import { EventStreamResource } from './resources/event-stream.js';
+import { EventsResource } from './resources/events.js';
 import { KycResource } from './resources/kyc.js';
 import { OAuthResource } from './resources/oauth.js';
 import { OrdersResource } from './resources/orders.js';
@@ -56,10 +56,9 @@ export class SvcClient {
   readonly orders: OrdersResource;
   readonly positions: PositionsResource;
   readonly webhooks: WebhooksResource;
+  readonly events: EventsResource;
   readonly oauth: OAuthResource;
   readonly dashboard: DashboardResource;
-  /** The organisation's events as they happen: `events.stream()`. */
-  readonly events: EventStreamResource;
   private readonly transport: Transport;
 
   constructor(options: SvcClientOptions) {
@@ -104,9 +103,9 @@ export class SvcClient {
     this.orders = new OrdersResource(call);
     this.positions = new PositionsResource(call);
     this.webhooks = new WebhooksResource(call);
+    this.events = new EventsResource(call, this.transport);
     this.oauth = new OAuthResource(call);
     this.dashboard = new DashboardResource(call);
-    this.events = new EventStreamResource(this.transport);
   }
 
   /**

@@ -3,6 +3,7 @@
 // hand and held against the api's OpenAPI document by test/openapi-drift.spec.ts (names, optionality and
 // types of every method's answer and request body).
 import type {
+  EntityName,
   KycEventType,
   Order,
   OrderRejectionReason,
@@ -12,9 +13,10 @@ import type {
   Scope,
   User,
   UserStatus,
+  WebhookEvent,
 } from '@svc/protocol';
 
-export type { Order, OrderSide, OrderStatus, OrderType, Scope, User, UserStatus };
+export type { EntityName, Order, OrderSide, OrderStatus, OrderType, Scope, User, UserStatus };
 
 /** One page of a list: pass `nextCursor` as `cursor` for the next one; null on the last page. */
 export interface Page<T> {
@@ -314,4 +316,31 @@ export interface DashboardLink {
 export interface DashboardSessionsEnded {
   readonly sessionsEnded: number;
   readonly linksRevoked: number;
+}
+
+/** Where an event's webhook delivery stands: being delivered or retried, delivered, given up, or skipped (no webhook). */
+export type EventStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'SKIPPED';
+
+/** One event of the organisation's log (GET /api/v1/events/). */
+export interface EventLogEntry {
+  /** The event's id, the svc-event-id of its webhook deliveries. */
+  readonly id: string;
+  readonly status: EventStatus;
+  /**
+   * The body the webhook carries, as its first delivery did: `event.numRetries` 0 and `event.updatedAt`
+   * its `createdAt` (a redelivery differs in those two only).
+   */
+  readonly body: WebhookEvent;
+}
+
+export interface ListEventsParams extends PageParams {
+  readonly entity?: EntityName;
+  /** Only KYC events of this type. */
+  readonly eventType?: KycEventType;
+  /** Only events whose webhook delivery is in this status. */
+  readonly status?: EventStatus;
+  /** Only events created at or after this time (a Date, or ISO 8601 text with a zone). */
+  readonly since?: Date | string;
+  /** Only events created before this time. */
+  readonly until?: Date | string;
 }

@@ -160,6 +160,11 @@ const TABLE: readonly Entry[] = [
     http: 'POST',
     path: '/api/v1/dashboard/sessions/revoke',
   },
+  { method: 'events.list', answer: 'Page<EventLogEntry>', http: 'GET', path: '/api/v1/events' },
+  { method: 'events.get', answer: 'EventLogEntry', http: 'GET', path: '/api/v1/events/{id}' },
+  // Server-Sent Events, not an envelope: events.stream reads it (STREAMS); its messages are checked apart
+  // (STREAM below).
+  { method: '(event stream)', answer: 'text/event-stream', http: 'GET', path: '/api/v1/events/stream' },
   // The echo: the SDK types it as the object it was sent; checked apart (ECHO below).
   { method: 'oauth.test', answer: 'T', http: 'POST', path: '/api/v1/oauth/test', request: 'T' },
   // Not a resource method: the client's token exchange reads the protocol's OAuthTokenData.
@@ -168,10 +173,13 @@ const TABLE: readonly Entry[] = [
 
 const ECHO = 'oauth.test';
 const TOKEN = '(token exchange)';
+const STREAM = '(event stream)';
+/** Table entries that are no resource method of SvcClient. */
+const NOT_METHODS = new Set([TOKEN, STREAM]);
 
 // Methods that follow a stream (Server-Sent Events) rather than answer one JSON document: nothing here to
-// compare with a schema. Their routes are left out of the comparison of operations; the stream's own
-// contract is tested against the real api in listen.e2e.spec.ts.
+// compare with a schema. The stream's message body is compared below (STREAM); its behaviour is tested
+// against the real api in listen.e2e.spec.ts.
 const STREAMS: readonly { readonly method: string; readonly path: string }[] = [
   { method: 'events.stream', path: '/api/v1/events/stream' },
 ];
@@ -288,14 +296,39 @@ function objectShape(
   return properties;
 }
 
+/** `from` added to the union `into`: objects merged as a union of objects (optional where any lacks it). */
 function merge(into: Shape, from: Shape): void {
   for (const key of ['string', 'number', 'boolean', 'null', 'binary', 'unknown'] as const) {
     into[key] ||= from[key];
   }
   for (const literal of from.literals) into.literals.add(literal);
-  if (from.array) into.array = from.array;
-  if (from.record) into.record = from.record;
-  if (from.object) into.object = from.object;
+  if (from.array) into.array = into.array ? union(into.array, from.array) : from.array;
+  if (from.record) into.record = into.record ? union(into.record, from.record) : from.record;
+  if (from.object) into.object = into.object ? unionOfObjects(into.object, from.object) : from.object;
+}
+
+function union(a: Shape, b: Shape): Shape {
+  const shape = emptyShape();
+  merge(shape, a);
+  merge(shape, b);
+  return shape;
+}
+
+function unionOfObjects(
+  a: ReadonlyMap<string, Property>,
+  b: ReadonlyMap<string, Property>,
+): Map<string, Property> {
+  const properties = new Map<string, Property>();
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
+    const left = a.get(name);
+    const right = b.get(name);
+    const optional = !left || !right || left.optional || right.optional;
+    properties.set(name, {
+      optional,
+      shape: left && right ? union(left.shape, right.shape) : (left ?? right)!.shape,
+    });
+  }
+  return properties;
 }
 
 // ---- the document's side
@@ -564,7 +597,7 @@ describe('the SDK types against the api OpenAPI document', () => {
   });
 
   it('the table names every SDK resource method and every operation an organisation may call', () => {
-    const tabled = TABLE.filter((entry) => entry.method !== TOKEN).map((entry) => entry.method);
+    const tabled = TABLE.filter((entry) => !NOT_METHODS.has(entry.method)).map((entry) => entry.method);
     expect([...methods.keys()].sort()).toEqual([...tabled].sort());
     // The document's operations but the operators' (admin) and the operations' (health, metrics).
     const operations: string[] = [];
@@ -572,7 +605,6 @@ describe('the SDK types against the api OpenAPI document', () => {
       for (const [method, op] of Object.entries(item)) {
         const tags = (op.tags as string[] | undefined) ?? [];
         if (tags.some((tag) => tag.startsWith('Operator') || tag === 'Operations')) continue;
-        if (STREAMS.some((stream) => stream.path === path)) continue;
         operations.push(`${method.toUpperCase()} ${path}`);
       }
     }
@@ -586,7 +618,7 @@ describe('the SDK types against the api OpenAPI document', () => {
   });
 
   it('every method answers the type the table says, and takes the body type it says', () => {
-    for (const entry of TABLE.filter((e) => e.method !== TOKEN)) {
+    for (const entry of TABLE.filter((e) => !NOT_METHODS.has(e.method))) {
       const method = methods.get(entry.method)!;
       expect({ method: entry.method, answer: checker.typeToString(method.answer) }).toEqual({
         method: entry.method,
@@ -607,7 +639,7 @@ describe('the SDK types against the api OpenAPI document', () => {
 
   it('every answer type and request type equals its schema in the document', () => {
     const differences: string[] = [];
-    for (const entry of TABLE.filter((e) => e.method !== ECHO)) {
+    for (const entry of TABLE.filter((e) => e.method !== ECHO && e.method !== STREAM)) {
       const answer = entry.method === TOKEN ? token : methods.get(entry.method)!.answer;
       compare(
         sdkShape(checker, answer),
@@ -640,6 +672,21 @@ describe('the SDK types against the api OpenAPI document', () => {
     const known = (difference: string) => DOCUMENT_GAPS.some((gap) => difference.startsWith(`${gap} (`));
     expect(differences.filter((difference) => !known(difference))).toEqual([]);
     expect(DOCUMENT_GAPS.filter((gap) => !differences.some((d) => d.startsWith(`${gap} (`)))).toEqual([]);
+  });
+
+  it("the event stream's messages carry the event body the SDK types as WebhookEvent", () => {
+    const entry = TABLE.find((e) => e.method === STREAM)!;
+    const responses = operation(document, entry).responses as Record<string, { content: Schema }>;
+    const media = responses['200']!.content['text/event-stream'] as Schema;
+    const item = media['x-itemSchema'] as { properties: { data: { contentSchema: Schema } } };
+    const differences: string[] = [];
+    compare(
+      sdkShape(checker, exported(checker, program.index, 'WebhookEvent')),
+      documentShape(document, item.properties.data.contentSchema),
+      'event stream message data',
+      differences,
+    );
+    expect(differences).toEqual([]);
   });
 
   it('DeliveryErrorKind lists the kinds the webhook sender records, as the document does', () => {

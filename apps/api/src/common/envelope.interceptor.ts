@@ -18,3 +18,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
     return next.handle().pipe(map((data: unknown) => successEnvelope(data ?? {})));
   }
 }
+
+/**
+ * The success envelope around `data` already written as JSON text, for the routes that write their answer
+ * themselves (@RawResponse) so that a value in it reaches the caller exactly as stored.
+ */
+export function successEnvelopeText(dataJson: string): string {
+  return `{"code":200,"data":${dataJson},"error":null}`;
+}

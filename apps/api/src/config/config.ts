@@ -91,6 +91,22 @@ class Environment extends ServiceEnvironment {
   @Max(3600)
   DASHBOARD_LINK_TTL_SECONDS?: number;
 
+  /** Milliseconds between two heartbeat comments on an open event stream. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  EVENT_STREAM_HEARTBEAT_MS?: number;
+
+  /** Event streams an organisation may hold open at once, over every api instance. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  EVENT_STREAMS_PER_ORG?: number;
+
   /** Minutes a console session lives without a request. */
   @IsOptional()
   @Type(() => Number)
@@ -192,6 +208,7 @@ export interface AppConfig extends ServiceSettings {
   /** Without a trailing slash; null: the address each request was sent to. */
   readonly publicUrl: string | null;
   readonly dashboardLinkTtlSeconds: number;
+  readonly eventStreams: { readonly heartbeatMs: number; readonly perOrg: number };
   readonly operators: OperatorSettings;
 }
 
@@ -244,6 +261,10 @@ export function loadConfig(
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     dashboardLinkTtlSeconds: env.DASHBOARD_LINK_TTL_SECONDS ?? 600,
+    eventStreams: Object.freeze({
+      heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS ?? 15_000,
+      perOrg: env.EVENT_STREAMS_PER_ORG ?? 10,
+    }),
     operators: Object.freeze({
       sessionIdleMinutes: env.OPERATOR_SESSION_IDLE_MINUTES ?? 30,
       sessionMaxHours: env.OPERATOR_SESSION_MAX_HOURS ?? 12,

@@ -85,6 +85,21 @@ export class CredentialsRepository {
       .getOne();
   }
 
+  /**
+   * Which of these credentials still authenticate: keys not revoked; tokens not revoked nor expired, their
+   * client not revoked. One statement for every stream an instance holds open.
+   */
+  async liveCredentialIds(apiKeyIds: readonly string[], tokenIds: readonly string[]): Promise<Set<string>> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL
+       UNION ALL
+       SELECT t.id FROM oauth_tokens t JOIN oauth_clients c ON c.id = t.client_id AND c.revoked_at IS NULL
+        WHERE t.id = ANY($2::uuid[]) AND t.revoked_at IS NULL AND t.expires_at > now()`,
+      [apiKeyIds, tokenIds],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Revokes the unexpired, unrevoked tokens of one client or of a whole organisation; answers how many. */
   async revokeTokens(
     manager: EntityManager,

@@ -4,6 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isScope, type Scope } from '@svc/protocol';
 
+import type { Principal } from '../auth/principal.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { decryptSecret, sha256Hex } from './secrets.js';
@@ -119,6 +120,20 @@ export class CredentialsService {
   /** Deletes used signatures whose window has passed; any instance may run it. */
   sweepUsedSignatures(): Promise<number> {
     return this.credentials.deleteExpiredSignatures();
+  }
+
+  /**
+   * The callers, among `principals`, whose credential has been revoked (or, for a token, has expired) since
+   * they authenticated: what holds a connection open (an event stream) checks this as it goes.
+   */
+  async lapsed<P extends Principal>(principals: Iterable<P>): Promise<P[]> {
+    const all = [...principals];
+    if (all.length === 0) return [];
+    const ids = (method: Principal['method']) => [
+      ...new Set(all.filter((p) => p.method === method).map((p) => p.credentialId)),
+    ];
+    const live = await this.credentials.liveCredentialIds(ids('hmac'), ids('bearer'));
+    return all.filter((principal) => !live.has(principal.credentialId));
   }
 
   /** Drops cached lookups: this instance then sees a revocation at once (the others within the TTL). */

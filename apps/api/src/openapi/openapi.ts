@@ -16,6 +16,7 @@ import { SESSION_COOKIE } from '../operators/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
+import { EVENT_SCHEMAS } from './event-schemas.js';
 import { describeOperatorRoute, OPERATOR_SCHEMAS } from './operator-schemas.js';
 import { VIEW_SCHEMAS } from './schemas.js';
 import { TAG_GROUPS, TAGS } from './tags.js';
@@ -136,7 +137,13 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   document.components = {
     ...document.components,
-    schemas: { ...SCHEMAS, ...VIEW_SCHEMAS, ...OPERATOR_SCHEMAS, ...document.components?.schemas },
+    schemas: {
+      ...SCHEMAS,
+      ...VIEW_SCHEMAS,
+      ...OPERATOR_SCHEMAS,
+      ...EVENT_SCHEMAS,
+      ...document.components?.schemas,
+    },
   };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
@@ -207,6 +214,8 @@ function pathParameter(path: string, name: string): { description: string; schem
           description: path.includes('/tokens/') ? "The token's id" : "The operator's id",
           schema: { type: 'string', format: 'uuid' },
         };
+      if (path.startsWith('/api/v1/events/'))
+        return { description: "The event's id", schema: { type: 'string', format: 'uuid' } };
       if (path.includes('/notices/'))
         return { description: "The notice's id", schema: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' } };
       return {

@@ -67,3 +67,48 @@ export function ApiRoute(doc: RouteDoc) {
     ...(doc.errors ?? []).map(errorResponse),
   );
 }
+
+export interface StreamRouteDoc {
+  readonly summary: string;
+  readonly description: string;
+  /** What each message's `data` holds (JSON): a component schema's name. */
+  readonly data: string;
+  readonly errors?: readonly ErrorStatus[];
+}
+
+/**
+ * A route that answers Server-Sent Events (text/event-stream). OpenAPI 3.1 has no schema for a stream's
+ * messages: `x-itemSchema` (OpenAPI 3.2's `itemSchema`, under an extension) describes one, its `data` the
+ * JSON text of the schema named.
+ */
+export function ApiStreamRoute(doc: StreamRouteDoc) {
+  return applyDecorators(
+    ApiOperation({ summary: doc.summary, description: doc.description }),
+    ApiResponse({
+      status: 200,
+      description: 'The stream: a `retry:` hint, then one message per event, and `: heartbeat` comment lines',
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', description: 'Server-Sent Events (text/event-stream), UTF-8' },
+          // @nestjs/swagger's MediaTypeObject type has no room for extensions; the document does.
+          ...({
+            'x-itemSchema': {
+              type: 'object',
+              description: 'One message',
+              required: ['id', 'data'],
+              properties: {
+                id: { type: 'string', format: 'uuid', description: "The event's id" },
+                data: {
+                  type: 'string',
+                  contentMediaType: 'application/json',
+                  contentSchema: { $ref: `#/components/schemas/${doc.data}` },
+                },
+              },
+            },
+          } as object),
+        },
+      },
+    }),
+    ...(doc.errors ?? []).map(errorResponse),
+  );
+}

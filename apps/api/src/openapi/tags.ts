@@ -22,6 +22,11 @@ export const TAGS: readonly { name: string; description: string; group: (typeof 
     description: "The organisation's webhook endpoint and its deliveries",
   },
   {
+    name: 'Events',
+    group: 'Organisation API',
+    description: "The organisation's events: the log, and a stream to follow them as they happen",
+  },
+  {
     name: 'Dashboard',
     group: 'Organisation API',
     description: 'Sign-in links to the organisation dashboard (/dashboard/), and ending its sessions',

@@ -52,6 +52,11 @@ export class OrgSession {
     readonly clientSecret: string,
   ) {}
 
+  /** The same organisation and credentials, calling another api instance. */
+  on(fixture: ApiFixture): OrgSession {
+    return new OrgSession(fixture, this.orgId, this.apiKey, this.apiSecret, this.clientId, this.clientSecret);
+  }
+
   /** A request signed with the API key (docs/api-guide.md#api-key-signing); `path` may carry a query string. */
   signed<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const text = bodyText(options);
@@ -118,6 +123,8 @@ export interface FixtureOptions {
   readonly port?: number;
   /** Start with no operator at all (to bootstrap one with ADMIN_TOKEN); `admin()` then needs `operator`. */
   readonly withoutOperators?: boolean;
+  /** A second api instance on this fixture's database (and master key), as several instances run. */
+  readonly besides?: ApiFixture;
 }
 
 export class ApiFixture {
@@ -138,11 +145,11 @@ export class ApiFixture {
 
   /** Starts the api on a new database; `env` overrides configuration variables. */
   static async start(env: Record<string, string> = {}, options: FixtureOptions = {}): Promise<ApiFixture> {
-    const db = await createTestDatabase();
+    const db = options.besides?.db ?? (await createTestDatabase());
     const config = loadConfig({
       NODE_ENV: 'test',
-      MASTER_KEY: randomBytes(32).toString('base64'),
-      ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      MASTER_KEY: options.besides?.config.masterKey.toString('base64') ?? randomBytes(32).toString('base64'),
+      ADMIN_TOKEN: options.besides?.config.adminToken ?? randomBytes(24).toString('hex'),
       LOG_LEVEL: 'silent',
       // The bootstrap ADMIN steps up once, at the start, for the whole file.
       OPERATOR_STEP_UP_MINUTES: '60',
@@ -171,7 +178,11 @@ export class ApiFixture {
     if (typeof address !== 'object' || !address) throw new Error('the api is not listening');
     const baseUrl = `http://127.0.0.1:${address.port}`;
     const fixture = new ApiFixture(app, db, boss, config, baseUrl, proxy, proxy && dataSource);
-    if (!options.withoutOperators) {
+    fixture.ownsDatabase = !options.besides;
+    if (options.besides) {
+      // The same database: the first instance's operators are this one's too.
+      fixture.adminOperator = options.besides.adminOperator;
+    } else if (!options.withoutOperators) {
       fixture.adminOperator = await fixture.createOperator('ADMIN', {
         email: 'admin@ops.test',
         stepUp: true,
@@ -242,6 +253,8 @@ export class ApiFixture {
     return this.adminOperator.token;
   }
 
+  private ownsDatabase = true;
+
   get dataSource(): DataSource {
     return this.db.dataSource;
   }
@@ -251,7 +264,7 @@ export class ApiFixture {
     await this.boss.stop({ graceful: false });
     await this.appDataSource?.destroy();
     await this.databaseProxy?.close();
-    await this.db.close();
+    if (this.ownsDatabase) await this.db.close();
   }
 
   /** A new organisation with an API key and an OAuth client granted `scopes`. */
@@ -286,7 +299,7 @@ export class ApiFixture {
       headers,
       ...(text === undefined ? {} : { body: text }),
     });
-    const responseText = await response.text();
+    const responseText = await answerText(response);
     (await this.openApiContract()).check({
       method,
       path,
@@ -328,6 +341,28 @@ export class ApiFixture {
   rows<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
     return this.dataSource.query<T[]>(sql, parameters);
   }
+}
+
+/**
+ * The answer's text; of an event stream, which does not end, only what comes until its first blank line
+ * (the `retry:` hint), then the connection is let go. Streams are read with event-stream-client.ts.
+ */
+async function answerText(response: Response): Promise<string> {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body)
+    return response.text();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (!text.includes('\n\n')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel();
+  }
+  return text;
 }
 
 function bodyText(options: RequestOptions): string | undefined {

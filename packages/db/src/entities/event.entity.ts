@@ -1,5 +1,5 @@
 import type { EntityName, KycEventType } from '@svc/protocol';
-import { Column, Entity, JoinColumn, ManyToOne, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Generated, JoinColumn, ManyToOne, Index, PrimaryColumn } from 'typeorm';
 
 import { Organisation } from './organisation.entity.js';
 import { CreatedAt, UpdatedAt } from './columns.js';
@@ -13,7 +13,8 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
  * delivered.
  */
 @Entity({ name: 'events' })
-@Index('events_org_created', ['orgId', 'createdAt'])
+@Index('events_org_created', ['orgId', 'createdAt', 'position'])
+@Index('events_org_stream', ['orgId', 'txid', 'position'])
 export class Event {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
@@ -44,6 +45,23 @@ export class Event {
 
   @CreatedAt()
   createdAt!: Date;
+
+  /**
+   * Insertion order (a sequence, bigint as a string): orders the events of one transaction, and breaks
+   * ties in the log. Not commit order: see `txid`.
+   */
+  @Column({ type: 'bigint' })
+  @Generated('increment')
+  position!: string;
+
+  /**
+   * The id of the transaction that wrote the row (PostgreSQL's xid8 as a bigint, from the migration's
+   * events_txid()). The event stream delivers rows in (txid, position) order once every transaction below
+   * txid has ended, so a transaction that commits late is never skipped (docs/decisions.md, "Events: the
+   * log and the stream").
+   */
+  @Column({ type: 'bigint', default: () => 'events_txid()' })
+  txid!: string;
 
   @UpdatedAt()
   updatedAt!: Date;

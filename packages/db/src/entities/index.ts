@@ -3,6 +3,7 @@ import { AuditEntry } from './audit-entry.entity.js';
 import { DashboardLink } from './dashboard-link.entity.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { Event } from './event.entity.js';
+import { EventStreamLease } from './event-stream.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
@@ -27,6 +28,7 @@ export * from './audit-entry.entity.js';
 export * from './dashboard-link.entity.js';
 export * from './dashboard-session.entity.js';
 export * from './event.entity.js';
+export * from './event-stream.entity.js';
 export * from './kyc-document.entity.js';
 export * from './kyc-review.entity.js';
 export * from './oauth-client.entity.js';
@@ -55,6 +57,7 @@ export const ENTITIES = [
   KycDocument,
   KycReview,
   Event,
+  EventStreamLease,
   AuditEntry,
   WebhookEndpoint,
   WebhookAttempt,

@@ -5,6 +5,7 @@ import { Webhooks1795100000000 } from './1795100000000-Webhooks.js';
 import { EventDataJson1795200000000 } from './1795200000000-EventDataJson.js';
 import { Trading1795300000000 } from './1795300000000-Trading.js';
 import { KycReviews1795400000000 } from './1795400000000-KycReviews.js';
+import { EventLog1795500000000 } from './1795500000000-EventLog.js';
 import { WebhookChanges1795600000000 } from './1795600000000-WebhookChanges.js';
 import { Operators1795700000000 } from './1795700000000-Operators.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
@@ -16,6 +17,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   EventDataJson1795200000000,
   Trading1795300000000,
   KycReviews1795400000000,
+  EventLog1795500000000,
   WebhookChanges1795600000000,
   Operators1795700000000,
   Dashboard1795800000000,

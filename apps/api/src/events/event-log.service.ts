@@ -1,0 +1,49 @@
+// The organisation's event log (docs/api-guide.md#event-log-and-stream): its events, oldest first, each with
+// its delivery status and exactly the body the webhook carries.
+import { Injectable } from '@nestjs/common';
+
+import { notFound } from '../common/errors.js';
+import { type CursorKey, decodeCursor, DEFAULT_PAGE_SIZE, toPage } from '../common/pagination.js';
+import { parseInstant } from '../common/instant.js';
+import type { ListEventsQuery } from './dto/list-events.query.js';
+import { EventLogRepository, type LogKey } from './event-log.repository.js';
+import { eventEntryText, eventPageText } from './event.view.js';
+
+/** The log's cursor: the last item's creation time (ms) and position, `1795500000000_42`. */
+const LOG_KEY: CursorKey<LogKey> = {
+  parse(text) {
+    const match = /^([0-9]{1,15})_([0-9]{1,19})$/.exec(text);
+    if (!match?.[1] || !match[2]) return undefined;
+    return { createdAt: new Date(Number(match[1])), position: BigInt(match[2]) };
+  },
+  format: (key) => `${key.createdAt.getTime()}_${key.position}`,
+};
+
+@Injectable()
+export class EventLogService {
+  constructor(private readonly events: EventLogRepository) {}
+
+  /** A page of the log, as the JSON text of `data`. */
+  async list(orgId: number, query: ListEventsQuery): Promise<string> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const after = decodeCursor(query.cursor, LOG_KEY);
+    const filter = {
+      ...(query.entity ? { entity: query.entity } : {}),
+      ...(query.eventType ? { eventType: query.eventType } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.since ? { since: parseInstant(query.since) } : {}),
+      ...(query.until ? { until: parseInstant(query.until) } : {}),
+    };
+    const rows = await this.events.list(orgId, filter, after, limit + 1);
+    return eventPageText(
+      toPage(rows, limit, (row) => ({ createdAt: row.createdAt, position: row.key.position }), LOG_KEY),
+    );
+  }
+
+  /** One event of the organisation, as the JSON text of `data`; 404 for another's. */
+  async get(orgId: number, id: string): Promise<string> {
+    const row = await this.events.find(orgId, id);
+    if (!row) throw notFound(`no event ${id}`);
+    return eventEntryText(row);
+  }
+}

@@ -1,0 +1,31 @@
+// The text of an event's body, `{"event":{...},"data":...}`, built in one place: the webhooks worker sends
+// it, and the api's event log and event stream answer it, so the three can never disagree
+// (docs/api-guide.md#events).
+
+/** What the `event` envelope is made of, as the events table holds it. */
+export interface EventBodyFields {
+  readonly orgId: number;
+  readonly entity: string;
+  /** Set on KYC events only; null or absent leaves the field out. */
+  readonly eventType?: string | null | undefined;
+  readonly numRetries: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/**
+ * The body as sent: the envelope's fields in the order the API guide lists them, then `dataJson`, the
+ * event's data as stored (JSON text), inserted as it is so that every digit of an amount reaches the
+ * receiver unchanged.
+ */
+export function eventBodyText(fields: EventBodyFields, dataJson: string): string {
+  const event = {
+    orgId: fields.orgId,
+    entity: fields.entity,
+    ...(fields.eventType == null ? {} : { eventType: fields.eventType }),
+    numRetries: fields.numRetries,
+    createdAt: fields.createdAt.toISOString(),
+    updatedAt: fields.updatedAt.toISOString(),
+  };
+  return `{"event":${JSON.stringify(event)},"data":${dataJson}}`;
+}
