@@ -107,10 +107,16 @@ describe('the event stream across two api processes', () => {
     db = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-stream-'));
     [a, b] = await Promise.all([startApi(db.url, dataDir), startApi(db.url, dataDir)]);
+    // ADMIN_TOKEN only bootstraps the first ADMIN; the organisation is made with their personal token.
+    const script = join(__dirname, '..', '..', '..', 'scripts', 'bootstrap-operator.mjs');
+    const { bootstrapOperator } = (await import(script)) as {
+      bootstrapOperator: (url: string, token: string) => Promise<{ operatorToken: string }>;
+    };
+    const { operatorToken } = await bootstrapOperator(a.baseUrl, ADMIN_TOKEN);
     const admin = (path: string, body: unknown) =>
       call<Record<string, unknown>>(`${a.baseUrl}${path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
     const org = await admin('/api/v1/admin/orgs/', {
