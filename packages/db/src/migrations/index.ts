@@ -7,6 +7,7 @@ import { Trading1795300000000 } from './1795300000000-Trading.js';
 import { KycReviews1795400000000 } from './1795400000000-KycReviews.js';
 import { WebhookChanges1795600000000 } from './1795600000000-WebhookChanges.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
+import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -17,4 +18,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   KycReviews1795400000000,
   WebhookChanges1795600000000,
   Dashboard1795800000000,
+  DashboardVolumes1795900000000,
 ];
