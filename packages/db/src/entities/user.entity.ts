@@ -9,7 +9,6 @@ export type KycState = 'NONE' | KycEventType;
 
 @Entity({ name: 'users' })
 @Unique('users_org_user', ['orgId', 'orgUserId'])
-@Index('users_org_id', ['orgId', 'id'])
 export class User {
   /** Internal; bigint, so pg returns it as a string. */
   @PrimaryGeneratedColumn({ type: 'bigint' })

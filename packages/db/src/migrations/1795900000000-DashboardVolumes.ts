@@ -11,21 +11,20 @@ export class DashboardVolumes1795900000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "events_org_user_kyc" ON "events" ("org_id", ("data"->>'orgUserId'), "created_at", "id") WHERE "entity" = 'Users' AND "event_type" IS NOT NULL`,
     );
+    // ...and the operator's text on each of its decisions, joined by event.
+    await queryRunner.query(`CREATE INDEX "kyc_reviews_event" ON "kyc_reviews" ("event_id")`);
     // The overview's webhook health: the attempts of the last 24 hours.
     await queryRunner.query(
       `CREATE INDEX "webhook_attempts_org_attempted" ON "webhook_attempts" ("org_id", "attempted_at")`,
     );
-    // The users page newest first, as orders_org_id serves the orders page: without it the scan walks the
-    // primary key past every newer user of other organisations.
-    await queryRunner.query(`CREATE INDEX "users_org_id" ON "users" ("org_id", "id")`);
     // The orders page filtered by a user's orgUserId, newest first.
     await queryRunner.query(`CREATE INDEX "orders_org_user" ON "orders" ("org_id", "org_user_id", "id")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "orders_org_user"`);
-    await queryRunner.query(`DROP INDEX "users_org_id"`);
     await queryRunner.query(`DROP INDEX "webhook_attempts_org_attempted"`);
+    await queryRunner.query(`DROP INDEX "kyc_reviews_event"`);
     await queryRunner.query(`DROP INDEX "events_org_user_kyc"`);
   }
 }
