@@ -15,6 +15,9 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 @Entity({ name: 'events' })
 @Index('events_org_created', ['orgId', 'createdAt', 'position'])
 @Index('events_org_stream', ['orgId', 'txid', 'position'])
+// (org_id, data->>'orgUserId', created_at, id) of KYC events, for a user's KYC history on the dashboard: an
+// expression TypeORM cannot declare, so the migration (1795900000000) owns it.
+@Index('events_org_user_kyc', { synchronize: false })
 export class Event {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;

@@ -10,6 +10,7 @@ export type KycDecisionEvent = Extract<KycEventType, 'KYC_COMPLETED' | 'KYC_REJE
 /** An operator's decision on a user's KYC: the user's review history, newest last. */
 @Entity({ name: 'kyc_reviews' })
 @Index('kyc_reviews_user', ['userId', 'id'])
+@Index('kyc_reviews_event', ['eventId'])
 export class KycReview {
   /** Internal; bigint, so pg returns it as a string. */
   @PrimaryGeneratedColumn({ type: 'bigint' })

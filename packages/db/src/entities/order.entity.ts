@@ -17,6 +17,7 @@ export type OrderAmountField = (typeof ORDER_AMOUNT_FIELDS)[number];
 @Entity({ name: 'orders' })
 @Unique('orders_org_client_order', ['orgId', 'clientOrderId'])
 @Index('orders_org_id', ['orgId', 'id'])
+@Index('orders_org_user', ['orgId', 'orgUserId', 'id'])
 @Index('orders_user_created', ['userId', 'createdAt'])
 export class Order {
   /** The spec's integer id; bigint, so pg returns it as a string. */

@@ -5,6 +5,7 @@ import { Event } from './event.entity.js';
 /** One delivery attempt of an event, as the delivery log shows it (docs/decisions.md, "Webhooks"). */
 @Entity({ name: 'webhook_attempts' })
 @Index('webhook_attempts_org_id', ['orgId', 'id'])
+@Index('webhook_attempts_org_attempted', ['orgId', 'attemptedAt'])
 export class WebhookAttempt {
   /** Internal; bigint, so pg returns it as a string. Orders the log. */
   @PrimaryGeneratedColumn({ type: 'bigint' })

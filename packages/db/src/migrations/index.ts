@@ -9,6 +9,7 @@ import { EventLog1795500000000 } from './1795500000000-EventLog.js';
 import { WebhookChanges1795600000000 } from './1795600000000-WebhookChanges.js';
 import { Operators1795700000000 } from './1795700000000-Operators.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
+import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -21,4 +22,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookChanges1795600000000,
   Operators1795700000000,
   Dashboard1795800000000,
+  DashboardVolumes1795900000000,
 ];

@@ -1,0 +1,291 @@
+// The organisation dashboard with real volumes: how long each page takes over HTTP, signed in with a
+// dashboard session cookie, for an organisation with 10,000 users, 100,000 orders and 1,000,000 events
+// (each with its webhook attempt), beside two other organisations with a fifth of that each, seeded after
+// it (higher ids, so every newest-first read has other organisations' rows to skip). One embedded
+// PostgreSQL in a temporary folder; the organisations come from the admin routes, the volumes from
+// set-based SQL (lib/dashboard-seed.mjs), then VACUUM ANALYZE. Each round starts the api afresh from its
+// public entry (lib/api-server.mjs, a child process), signs in by link as the organisation's backend and
+// a browser would, then loads every page once (the first load: a cold request after start) and
+// BENCH_LOADS more times (warm); figures are medians over BENCH_ROUNDS rounds.
+// Run after a build: node bench/dashboard.bench.mjs. Targets: every page's first load under 1 s, every
+// list under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
+// BENCH_EXPLAIN=1 (prints EXPLAIN ANALYZE of the dashboard's heavier statements before timing).
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startEmbeddedPostgres } from '@svc/db/dev';
+import pg from 'pg';
+
+import { orgUserIdOf, seedVolumes } from './lib/dashboard-seed.mjs';
+import { call, seed } from './lib/seed.mjs';
+import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LOADS = Number(process.env.BENCH_LOADS ?? 5);
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const VOLUMES = { users: 10_000 * SCALE, orders: 100_000 * SCALE, events: 1_000_000 * SCALE };
+const OTHER_VOLUMES = { users: 2_000 * SCALE, orders: 20_000 * SCALE, events: 200_000 * SCALE };
+const PAGE_TARGET_MS = 1000;
+const LIST_TARGET_MS = 300;
+
+const env = {
+  NODE_ENV: 'production',
+  MASTER_KEY: randomBytes(32).toString('base64'),
+  ADMIN_TOKEN: randomBytes(24).toString('hex'),
+  LOG_LEVEL: 'warn',
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'svc-dashboard-bench-'));
+const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+try {
+  await postgres.createDatabase('bench_dashboard');
+  const url = postgres.url('bench_dashboard');
+  const { org, pages } = await prepare(url);
+  if (process.env.BENCH_EXPLAIN === '1') await explain(url, org);
+  const samples = new Map(pages.map((page) => [page.path, { first: [], warm: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await startServer(url);
+    try {
+      const cookie = await signIn(server.base, org.token);
+      for (const page of pages) samples.get(page.path).first.push(await load(server.base, page.path, cookie));
+      for (let i = 0; i < LOADS; i++) {
+        for (const page of pages)
+          samples.get(page.path).warm.push(await load(server.base, page.path, cookie));
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  report(pages, samples);
+} finally {
+  await postgres.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * The organisations through the admin routes (an api started for it, stopped after), the volumes by SQL,
+ * statistics gathered. Answers the measured organisation's id and token, and the pages to load.
+ */
+async function prepare(url) {
+  const server = await startServer(url);
+  let org;
+  const others = [];
+  try {
+    // ADMIN_TOKEN only bootstraps the first ADMIN; the organisations are made with their personal token.
+    const { operatorToken } = await bootstrapOperator(server.base, env.ADMIN_TOKEN);
+    org = await seed(server.base, operatorToken, { name: 'dashboard bench', userIds: [] });
+    for (const name of ['other one', 'other two'])
+      others.push(await seed(server.base, operatorToken, { name, userIds: [] }));
+    org.orgId = await orgIdOf(server.base, org.token);
+    for (const other of others) other.orgId = await orgIdOf(server.base, other.token);
+  } finally {
+    await server.stop();
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const started = performance.now();
+    const took = await seedVolumes(client, org.orgId, VOLUMES);
+    for (const other of others) await seedVolumes(client, other.orgId, OTHER_VOLUMES);
+    await client.query('VACUUM ANALYZE');
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(`seeded in ${seconds} s (measured organisation, s per table: ${JSON.stringify(took)})`);
+    const counts = await client.query(
+      `SELECT (SELECT count(*) FROM users WHERE org_id = $1)::int AS users,
+              (SELECT count(*) FROM orders WHERE org_id = $1)::int AS orders,
+              (SELECT count(*) FROM events WHERE org_id = $1)::int AS events,
+              (SELECT count(*) FROM webhook_attempts WHERE org_id = $1)::int AS attempts,
+              (SELECT count(*) FROM events)::int AS all_events`,
+      [org.orgId],
+    );
+    console.log('measured organisation:', JSON.stringify(counts.rows[0]));
+    const [{ id: orderId }] = (
+      await client.query('SELECT max(id) AS id FROM orders WHERE org_id = $1', [org.orgId])
+    ).rows;
+    const [{ id: midUser }] = (
+      await client.query('SELECT id FROM users WHERE org_id = $1 ORDER BY id OFFSET $2 LIMIT 1', [
+        org.orgId,
+        VOLUMES.users / 2,
+      ])
+    ).rows;
+    const [{ id: midOrder }] = (
+      await client.query('SELECT id FROM orders WHERE org_id = $1 ORDER BY id OFFSET $2 LIMIT 1', [
+        org.orgId,
+        VOLUMES.orders / 2,
+      ])
+    ).rows;
+    // One of the users with KYC events (lib/dashboard-seed.mjs): 100 of them, and 10 orders.
+    const user = orgUserIdOf(VOLUMES.users / 2 + 1);
+    const cursor = (id) => Buffer.from(String(id)).toString('base64url');
+    const pages = [
+      { path: '/dashboard/', list: false },
+      { path: '/dashboard/webhook', list: false },
+      { path: '/dashboard/users', list: true },
+      { path: `/dashboard/users?cursor=${cursor(midUser)}`, list: true },
+      { path: '/dashboard/users?q=user-0042', list: true },
+      { path: '/dashboard/users?q=nobody', list: true },
+      { path: '/dashboard/users?userStatus=SUSPENDED', list: true },
+      { path: `/dashboard/users/${user}`, list: false },
+      { path: '/dashboard/orders', list: true },
+      { path: `/dashboard/orders?cursor=${cursor(midOrder)}`, list: true },
+      { path: `/dashboard/orders?orgUserId=${user}`, list: true },
+      { path: '/dashboard/orders?status=REJECTED', list: true },
+      { path: `/dashboard/orders/${orderId}`, list: false },
+      { path: '/dashboard/credentials', list: true },
+      { path: '/dashboard/catalogue', list: false },
+    ];
+    return { org: { ...org, user }, pages };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The organisation's id, as GET /api/v1/org/ tells its own caller. */
+async function orgIdOf(base, token) {
+  const org = await call(base, 'GET', '/api/v1/org/', { headers: { authorization: `Bearer ${token}` } });
+  return org.orgId;
+}
+
+/** A sign-in link asked for with the bearer token, opened as the page's form does: the session cookie. */
+async function signIn(base, token) {
+  const { url: link } = await call(base, 'POST', '/api/v1/dashboard/sessions/', {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const response = await fetch(`${base}/dashboard/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    body: new URLSearchParams({ token: new URL(link).searchParams.get('token') ?? '' }).toString(),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('svc_dashboard='));
+  if (response.status !== 303 || !cookie) throw new Error(`sign-in failed: ${response.status}`);
+  return cookie.split(';')[0];
+}
+
+/** Milliseconds from the request to the last byte of a 200 page; anything else stops the run. */
+async function load(base, path, cookie) {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, { headers: { cookie } });
+  const html = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${html.slice(0, 300)}`);
+  return ms;
+}
+
+async function startServer(url) {
+  const child = fork(new URL('./lib/api-server.mjs', import.meta.url), ['api'], {
+    env: { ...process.env, ...env, DATABASE_URL: url },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the api exited (${code}) before it was ready`)));
+  });
+  child.removeAllListeners('exit');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.send('stop');
+      }),
+  };
+}
+
+/** EXPLAIN ANALYZE of the statements the dashboard's pages make that read the most rows. */
+async function explain(url, org) {
+  const { orgId, user } = org;
+  const since = new Date(Date.now() - 24 * 3600_000);
+  const statements = [
+    [
+      'KYC history',
+      `SELECT e.id, e.event_type, e.created_at, r.message FROM events e LEFT JOIN kyc_reviews r ON r.event_id = e.id
+        WHERE e.org_id = $1 AND e.entity = 'Users' AND e.event_type IS NOT NULL AND e.data->>'orgUserId' = $2
+        ORDER BY e.created_at DESC, e.id DESC LIMIT 100`,
+      [orgId, user],
+    ],
+    [
+      'events of 24 h by status',
+      'SELECT status, count(*)::int FROM events WHERE org_id = $1 AND created_at > $2 GROUP BY status',
+      [orgId, since],
+    ],
+    [
+      'attempts of 24 h',
+      `SELECT count(*) FILTER (WHERE delivered), count(*) FILTER (WHERE NOT delivered),
+              max(attempted_at) FILTER (WHERE delivered), max(attempted_at) FILTER (WHERE NOT delivered)
+         FROM webhook_attempts WHERE org_id = $1 AND attempted_at > $2`,
+      [orgId, since],
+    ],
+    ['users newest first', 'SELECT * FROM users WHERE org_id = $1 ORDER BY id DESC LIMIT 21', [orgId]],
+    [
+      'users prefix search',
+      `SELECT * FROM users WHERE org_id = $1 AND org_user_id LIKE $2 ORDER BY id DESC LIMIT 21`,
+      [orgId, 'user-0042%'],
+    ],
+    [
+      'users prefix, no match',
+      `SELECT * FROM users WHERE org_id = $1 AND org_user_id LIKE $2 ORDER BY id DESC LIMIT 21`,
+      [orgId, 'nobody%'],
+    ],
+    [
+      'users by status',
+      `SELECT * FROM users WHERE org_id = $1 AND user_status = $2 ORDER BY id DESC LIMIT 21`,
+      [orgId, 'SUSPENDED'],
+    ],
+    ['orders newest first', 'SELECT * FROM orders WHERE org_id = $1 ORDER BY id DESC LIMIT 21', [orgId]],
+    [
+      'orders of a user',
+      'SELECT * FROM orders WHERE org_id = $1 AND org_user_id = $2 ORDER BY id DESC LIMIT 21',
+      [orgId, user],
+    ],
+    [
+      'orders rejected',
+      'SELECT * FROM orders WHERE org_id = $1 AND status = $2 ORDER BY id DESC LIMIT 21',
+      [orgId, 'REJECTED'],
+    ],
+  ];
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const [name, sql, params] of statements) {
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      console.log(`\n-- ${name}\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function report(pages, samples) {
+  console.log(
+    `\n${ROUNDS} rounds (a fresh api each), ${LOADS} warm loads per page and round; medians in ms\n`,
+  );
+  console.log('| page | kind | first load | warm median | warm max | target | met |');
+  console.log('| ---- | ---- | ---------: | ----------: | -------: | ------ | --- |');
+  let allMet = true;
+  for (const page of pages) {
+    const { first, warm } = samples.get(page.path);
+    const firstMs = median(first);
+    const warmMs = median(warm);
+    const met = firstMs < PAGE_TARGET_MS && (!page.list || warmMs < LIST_TARGET_MS);
+    allMet &&= met;
+    const target = page.list
+      ? `first < ${PAGE_TARGET_MS}, warm < ${LIST_TARGET_MS}`
+      : `first < ${PAGE_TARGET_MS}`;
+    console.log(
+      `| \`${page.path}\` | ${page.list ? 'list' : 'page'} | ${firstMs.toFixed(1)} | ${warmMs.toFixed(1)} | ${Math.max(...warm).toFixed(1)} | ${target} | ${met ? 'yes' : '**no**'} |`,
+    );
+  }
+  console.log(`\nTargets ${allMet ? 'met' : 'NOT met'}.`);
+}
