@@ -76,6 +76,10 @@ describe('worker processes on one database', () => {
     const counts = receipts(receiver);
     expect([...counts.keys()].sort()).toEqual([...ids].sort());
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    // The workers' log lines come through pipes, and may trail the commit a moment on a busy machine.
+    const logged = () => a.delivered().length + b.delivered().length;
+    for (const deadline = Date.now() + 5000; logged() < ids.length && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const byA = a.delivered();
     const byB = b.delivered();
     expect([...byA, ...byB].sort()).toEqual([...ids].sort());
