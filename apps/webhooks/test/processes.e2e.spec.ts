@@ -78,7 +78,7 @@ describe('worker processes on one database', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     // The workers' log lines come through pipes, and may trail the commit a moment on a busy machine.
     const logged = () => a.delivered().length + b.delivered().length;
-    for (const deadline = Date.now() + 5000; logged() < ids.length && Date.now() < deadline; )
+    for (const deadline = Date.now() + 5000; logged() < ids.length && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 50));
     const byA = a.delivered();
     const byB = b.delivered();
