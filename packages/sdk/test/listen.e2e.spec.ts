@@ -1,6 +1,6 @@
 // END TO END against the real api and worker (test/support/services.mjs): `svc listen` and
 // client.events.stream() on the api's own event stream, GET /api/v1/events/stream. This file needs that route;
-// an api without it answers 404, and every test here fails until it is there (the stream's server side is
+// an api without it answers 404, and every test here fails without it (the stream's server side is
 // built apart from the SDK's reader). What it holds: the route is in the OpenAPI document as an event
 // stream; a forwarded event carries the very body and event id the webhook worker delivers for it; a stop
 // and `--last-event-id` resume without a gap or a repeat; `--since` replays; refused credentials end the
@@ -106,8 +106,9 @@ describe('svc listen and events.stream() against the real api (needs GET /api/v1
     const fromListener = listened.deliveries.find((d) => d.headers['svc-event-id'] === eventId)!;
     expect(fromListener.status).toBe(200);
     expect(fromListener.body).toBe(fromWorker.body);
-    expect(first.stdout.some((line) => line.includes(`Users              ${eventId}  -> 200 in `))).toBe(
-      true,
+    // The line is printed once the receiver's answer is read, a moment after the receiver saw the request.
+    await until('the forward line', () =>
+      first.stdout.some((line) => line.includes(`Users              ${eventId}  -> 200 in `)),
     );
     first.stop();
     await expect(first.exit).resolves.toBe(0);
