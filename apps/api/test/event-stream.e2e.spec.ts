@@ -285,12 +285,14 @@ describe('the event stream', () => {
     const { port } = new URL(c.baseUrl);
     const spare = connect(Number(port), '127.0.0.1');
     await once(spare, 'connect');
+    // Listened for before the close, which may destroy it before c.close() resolves.
+    const spareClosed = once(spare, 'close').then(() => true);
     const started = Date.now();
     await c.close();
     // Neither the stream nor the unused connection holds the shutdown (each would for the 72 s keep-alive).
     expect(Date.now() - started).toBeLessThan(3000);
     const dropped = await Promise.race([
-      once(spare, 'close').then(() => true),
+      spareClosed,
       new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
     ]);
     expect(dropped).toBe(true);
