@@ -31,20 +31,31 @@ export interface PruneResult {
 }
 
 /**
- * Each batch takes up to `batchSize` old events through the per-organisation index (org_id, created_at, …):
- * one short index probe per organisation, whatever the table's size, rather than a scan or an index of
- * its own that every insert would pay for.
+ * One batch: up to `batchSize` old events, taken through the per-organisation index (org_id, created_at,
+ * position), one organisation after another in id order; the organisation the last batch stopped in is
+ * continued after the last row it deleted, so that no batch walks again over the index entries of rows
+ * deleted earlier in the run (dead until vacuumed). The rows are deleted by id through the primary key:
+ * `id IN (subquery)` let the planner choose a hash join over the whole table. Answers how many were
+ * deleted and the last one's (org_id, created_at, position).
  */
 const DELETE_BATCH = {
   name: 'events_prune_batch',
-  text: `WITH deleted AS (
-           DELETE FROM events WHERE id IN (
-             SELECT e.id FROM organisations o
-             CROSS JOIN LATERAL (SELECT id FROM events WHERE org_id = o.id AND created_at < $1
-                                  ORDER BY created_at LIMIT $2) e
-             LIMIT $2)
-           RETURNING 1)
-         SELECT count(*)::int AS n FROM deleted`,
+  text: `WITH picked AS MATERIALIZED (
+           (SELECT id, org_id, created_at, position FROM events
+             WHERE org_id = $3 AND created_at < $1 AND (created_at, position) > ($4, $5)
+             ORDER BY created_at, position LIMIT $2)
+           UNION ALL
+           (SELECT e.id, e.org_id, e.created_at, e.position FROM organisations o
+             CROSS JOIN LATERAL (SELECT id, org_id, created_at, position FROM events
+                                  WHERE org_id = o.id AND created_at < $1
+                                  ORDER BY created_at, position LIMIT $2) e
+             WHERE o.id > $3 ORDER BY o.id LIMIT $2)
+           LIMIT $2),
+         deleted AS (DELETE FROM events WHERE id = ANY (ARRAY(SELECT id FROM picked)) RETURNING 1)
+         SELECT (SELECT count(*) FROM deleted)::int AS n, last.org_id, last.created_at, last.position
+           FROM (SELECT 1) one
+           LEFT JOIN LATERAL (SELECT org_id, created_at, position FROM picked
+                               ORDER BY org_id DESC, created_at DESC, position DESC LIMIT 1) last ON true`,
 };
 
 /** Deletes the events created before `before`, a batch at a time. */
@@ -53,9 +64,16 @@ export async function pruneEvents(dataSource: DataSource, options: PruneOptions)
   const stopAt = Date.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   let deleted = 0;
   let batches = 0;
+  // Where the last batch stopped: (organisation, created_at, position); organisation ids start at 1.
+  let after: [number, Date, string] = [0, new Date(0), '0'];
   for (;;) {
-    const [row] = await query<{ n: number }>(dataSource, DELETE_BATCH, [options.before, batchSize]);
+    const [row] = await query<{ n: number; org_id: number; created_at: Date; position: string }>(
+      dataSource,
+      DELETE_BATCH,
+      [options.before, batchSize, ...after],
+    );
     const count = row?.n ?? 0;
+    if (row && count > 0) after = [row.org_id, row.created_at, row.position];
     deleted += count;
     batches++;
     if (count < batchSize) return { deleted, batches, done: true };
