@@ -80,7 +80,7 @@ describe('scripts/dev-runner.mjs', () => {
     writeFileSync(join(dataDir, 'npm-start.lock'), '2147483\n');
     run = startRunner(dataDir, 39_000 + Math.floor(Math.random() * 1000));
     const first = run;
-    await waitFor('the api', () => first.output().includes('API listening on'), 40_000);
+    await waitFor('the api', () => first.output().includes('API listening on'), 75_000);
     expect(first.output()).toContain('removing the stale lock of pid 2147483');
     // The worker says where operators reach it, beside the api's address, and answers there.
     await waitFor('the worker', () => first.output().includes('Webhooks worker listening on'), 20_000);
@@ -111,7 +111,7 @@ describe('scripts/dev-runner.mjs', () => {
     expect(first.output()).toContain('dev-postgres: stopping PostgreSQL');
     expect(existsSync(join(dataDir, 'npm-start.lock'))).toBe(false);
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
-  }, 90_000);
+  }, 150_000);
 
   it('says so and stops the services when PostgreSQL dies under dev-postgres', async () => {
     run = startRunner(dataDir, 40_000 + Math.floor(Math.random() * 1000));
