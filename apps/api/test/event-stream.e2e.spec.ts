@@ -230,6 +230,19 @@ describe('the event stream', () => {
     expect((await stream(a, org, { bearer: token })).status).toBe(200);
   });
 
+  it('answers HEAD with the headers of a stream, no body and no place taken', async () => {
+    const session = await a.createOrg();
+    const token = await session.token(['BASE_MODULE:READ']);
+    const response = await fetch(`${a.baseUrl}/api/v1/events/stream`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe('');
+    expect(await a.rows('SELECT id FROM event_streams WHERE org_id = $1', [session.orgId])).toEqual([]);
+  });
+
   it('caps the streams of an organisation over both instances with a 429, and frees a place when one closes', async () => {
     const session = await a.createOrg();
     const held = [await stream(a, session), await stream(b, session), await stream(a, session)];
@@ -285,12 +298,14 @@ describe('the event stream', () => {
     const { port } = new URL(c.baseUrl);
     const spare = connect(Number(port), '127.0.0.1');
     await once(spare, 'connect');
+    spare.on('error', () => undefined);
+    const spareClosed = once(spare, 'close').then(() => true);
     const started = Date.now();
     await c.close();
     // Neither the stream nor the unused connection holds the shutdown (each would for the 72 s keep-alive).
     expect(Date.now() - started).toBeLessThan(3000);
     const dropped = await Promise.race([
-      once(spare, 'close').then(() => true),
+      spareClosed,
       new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
     ]);
     expect(dropped).toBe(true);
