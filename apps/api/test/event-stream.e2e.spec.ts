@@ -272,6 +272,20 @@ describe('the event stream', () => {
     expect(await leases()).toBe(2);
     expect((await stream(b, session)).status).toBe(200);
     expect(await leases()).toBe(3);
+
+    // Places held by an instance that died lapse when their lease does (renewed every 20 s, valid 60 s).
+    const lapsedOrg = await a.createOrg();
+    await a.rows(
+      `INSERT INTO event_streams (id, org_id, expires_at)
+       SELECT gen_random_uuid(), $1, now() - interval '1 second' FROM generate_series(1, 3)`,
+      [lapsedOrg.orgId],
+    );
+    expect((await stream(a, lapsedOrg)).status).toBe(200);
+    expect(
+      await a.rows('SELECT id FROM event_streams WHERE org_id = $1 AND expires_at > now()', [
+        lapsedOrg.orgId,
+      ]),
+    ).toHaveLength(1);
   });
 
   it('ends a stream within seconds of its API key being revoked', async () => {
