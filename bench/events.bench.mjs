@@ -1,13 +1,14 @@
 // The event stream: commit-to-stream latency of GET /api/v1/events/stream (the api, as a child process)
 // against a bare node:http + pg reference doing the same job (lib/bare-events.mjs: LISTEN/NOTIFY, the same
 // xmin rule so that late commits are not skipped, SSE written by hand), in one run on one PostgreSQL, a
-// database each. ORGS organisations with STREAMS_PER_ORG streams each stay open on both candidates; the
-// producer here commits RATE events per second, each in its own transaction from a pool of PRODUCERS
-// connections (so transactions overlap and commit out of the order they were inserted in), spread over
-// the organisations in turn; the clients here note when each event reaches each stream of its
-// organisation. Latency is from the COMMIT returning to the message arriving. Rounds are interleaved, the
-// order turning each round; figures are medians over the rounds. Every round checks that each stream got
-// every event of its organisation once, in the order of the organisation's other streams.
+// database each. ORGS organisations with STREAMS_PER_ORG streams each stay open on both candidates. The
+// producer here commits RATE events per second (the INSERT with its NOTIFY, as the api's outbox sends
+// them), each in its own transaction from a pool of PRODUCERS connections (so transactions overlap and
+// commit out of the order they were inserted in), spread over the organisations in turn; the clients
+// here note when each event reaches each stream of its organisation. Latency is from the COMMIT returning
+// to the message arriving. Rounds are interleaved, the order turning each round; figures are medians over
+// the rounds. Every round checks that each stream got every event of its organisation once, in the order
+// of the organisation's other streams.
 // Run: npm run bench (or, after a build, node bench/events.bench.mjs). Target: p99 <= 50 ms at 500/s with
 // 20 streams. Knobs: BENCH_RATE (500), BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_ORGS (10),
 // BENCH_STREAMS_PER_ORG (2), BENCH_PRODUCERS (8).
@@ -202,11 +203,13 @@ async function steady(candidate, seconds) {
         const client = await candidate.pool.connect();
         try {
           await client.query('BEGIN');
-          await client.query(`INSERT INTO events (id, org_id, entity, data) VALUES ($1, $2, 'Users', $3)`, [
-            id,
-            orgId,
-            DATA(orgId, n),
-          ]);
+          // The statement the api's outbox sends: the event and the NOTIFY that wakes the streams.
+          await client.query(
+            `WITH inserted AS (
+               INSERT INTO events (id, org_id, entity, data) VALUES ($1, $2, 'Users', $3) RETURNING org_id)
+             SELECT pg_notify('svc_events', org_id::text) FROM inserted`,
+            [id, orgId, DATA(orgId, n)],
+          );
           await client.query('COMMIT');
           committed.set(id, [orgId, performance.now()]);
         } finally {

@@ -1,10 +1,10 @@
 // The reference of bench/events.bench.mjs: an event stream with nothing but node:http and pg, written here
 // and sharing no code with the api. GET /stream?org=<id> answers Server-Sent Events; one LISTEN connection
-// (the events table's trigger notifies 'svc_events' with the organisations' ids at each commit) wakes the
-// organisation's reader, which reads the rows after its cursor whose transaction is below the snapshot's
-// xmin (so that a transaction committing late is not skipped), writes `id:` and `data:` to each of that
-// organisation's streams, and reads again shortly while committed rows wait behind an older transaction.
-// No authentication, no resume, no cap, no heartbeat: the measured path only.
+// (writers NOTIFY 'svc_events' with the organisations' ids, delivered at commit) wakes the organisation's
+// reader, which reads the rows after its cursor whose transaction is below the snapshot's xmin (so that a
+// transaction committing late is not skipped), writes `id:` and `data:` to each of that organisation's
+// streams, and reads again shortly while committed rows wait behind an older transaction. No
+// authentication, no resume, no cap, no heartbeat: the measured path only.
 import { createServer } from 'node:http';
 
 import pg from 'pg';

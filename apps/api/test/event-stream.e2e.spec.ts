@@ -230,6 +230,19 @@ describe('the event stream', () => {
     expect((await stream(a, org, { bearer: token })).status).toBe(200);
   });
 
+  it('answers HEAD with the headers of a stream, no body and no place taken', async () => {
+    const session = await a.createOrg();
+    const token = await session.token(['BASE_MODULE:READ']);
+    const response = await fetch(`${a.baseUrl}/api/v1/events/stream`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe('');
+    expect(await a.rows('SELECT id FROM event_streams WHERE org_id = $1', [session.orgId])).toEqual([]);
+  });
+
   it('caps the streams of an organisation over both instances with a 429, and frees a place when one closes', async () => {
     const session = await a.createOrg();
     const held = [await stream(a, session), await stream(b, session), await stream(a, session)];
@@ -259,6 +272,20 @@ describe('the event stream', () => {
     expect(await leases()).toBe(2);
     expect((await stream(b, session)).status).toBe(200);
     expect(await leases()).toBe(3);
+
+    // Places held by an instance that died lapse when their lease does (renewed every 20 s, valid 60 s).
+    const lapsedOrg = await a.createOrg();
+    await a.rows(
+      `INSERT INTO event_streams (id, org_id, expires_at)
+       SELECT gen_random_uuid(), $1, now() - interval '1 second' FROM generate_series(1, 3)`,
+      [lapsedOrg.orgId],
+    );
+    expect((await stream(a, lapsedOrg)).status).toBe(200);
+    expect(
+      await a.rows('SELECT id FROM event_streams WHERE org_id = $1 AND expires_at > now()', [
+        lapsedOrg.orgId,
+      ]),
+    ).toHaveLength(1);
   });
 
   it('ends a stream within seconds of its API key being revoked', async () => {
@@ -285,6 +312,7 @@ describe('the event stream', () => {
     const { port } = new URL(c.baseUrl);
     const spare = connect(Number(port), '127.0.0.1');
     await once(spare, 'connect');
+    spare.on('error', () => undefined);
     // Listened for before the close, which may destroy it before c.close() resolves.
     const spareClosed = once(spare, 'close').then(() => true);
     const started = Date.now();

@@ -5,10 +5,16 @@ import type { DataSource } from 'typeorm';
 import { query } from './sql.js';
 
 /**
- * The channel the events table's trigger notifies at each commit that inserted events (migration
- * 1795500000000-EventLog): the payload is the organisations' ids, comma-separated, or `*` for many.
+ * The channel the api's outbox notifies in the statement that inserts events, so that PostgreSQL delivers it
+ * at commit: the payload is the organisations' ids, comma-separated, or `*` for more than fit.
  */
 export const EVENTS_CHANNEL = 'svc_events';
+
+/** NOTIFY payloads are limited to 8,000 bytes: longer lists become `*` (every stream looks). */
+export function eventsNotification(orgIds: Iterable<number>): string {
+  const list = [...new Set(orgIds)].join(',');
+  return list.length > 7000 ? '*' : list;
+}
 
 /** Events deleted per statement: each batch is its own short transaction (figures in docs/decisions.md). */
 export const PRUNE_BATCH_SIZE = 5000;

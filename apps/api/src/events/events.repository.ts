@@ -1,8 +1,8 @@
 // The outbox: every write of the events table and of its delivery jobs, always inside the caller's
-// transaction. Plain SQL: an event is written by every change on the hot paths, where TypeORM's insert
-// builder cost about 0.05 ms of CPU per row (bench/README.md, api).
+// transaction, with the NOTIFY that wakes the event streams. Plain SQL: an event is written by every change
+// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api).
 import { Inject, Injectable } from '@nestjs/common';
-import { Event, QUEUES, bossDb, type WebhookDeliveryJob } from '@svc/db';
+import { EVENTS_CHANNEL, Event, QUEUES, bossDb, eventsNotification, type WebhookDeliveryJob } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { EntityManager, QueryRunner } from 'typeorm';
@@ -24,12 +24,18 @@ export interface NewEvent {
 export class EventsRepository {
   constructor(@Inject(BOSS) private readonly boss: PgBoss) {}
 
-  /** The event's row and its delivery job. */
+  /**
+   * The event's row and its delivery job. The same statement notifies the event streams (delivered at
+   * commit, to every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
+   * (docs/decisions.md, "Events: the log and the stream").
+   */
   async insert(manager: EntityManager, id: string, event: NewEvent): Promise<void> {
     const runner = transactionOf(manager);
     await runner.query(
-      'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
-      [id, event.orgId, event.entity, event.eventType ?? null, JSON.stringify(event.data)],
+      `WITH inserted AS (
+         INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
+       SELECT pg_notify($6, org_id::text) FROM inserted`,
+      [id, event.orgId, event.entity, event.eventType ?? null, JSON.stringify(event.data), EVENTS_CHANNEL],
     );
     await this.enqueue(manager, { eventId: id });
   }
@@ -44,9 +50,15 @@ export class EventsRepository {
       `INSERT INTO events (id, org_id, entity, data)
        SELECT gen_random_uuid(), org_id, $1, $2::json FROM webhook_endpoints WHERE status = 'ACTIVE'
        ORDER BY org_id
-       RETURNING id`,
+       RETURNING id, org_id`,
       [entity, JSON.stringify(data)],
-    )) as { id: string }[];
+    )) as { id: string; org_id: number }[];
+    if (rows.length > 0) {
+      await runner.query('SELECT pg_notify($1, $2)', [
+        EVENTS_CHANNEL,
+        eventsNotification(rows.map((row) => row.org_id)),
+      ]);
+    }
     const db = bossDb(runner);
     for (let start = 0; start < rows.length; start += BULK_JOBS) {
       const jobs = rows.slice(start, start + BULK_JOBS).map(({ id }) => {

@@ -1,7 +1,6 @@
 // The event log and the event stream (docs/decisions.md, "Events: the log and the stream"): each event gets
 // its insertion position and the id of the transaction that wrote it, indexes for the log (by time) and the
-// stream (by transaction), a NOTIFY on 'svc_events' with the organisations concerned when events are
-// inserted, and the table of open streams that the per-organisation cap counts.
+// stream (by transaction), and the table of open streams that the per-organisation cap counts.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class EventLog1795500000000 implements MigrationInterface {
@@ -21,24 +20,6 @@ export class EventLog1795500000000 implements MigrationInterface {
       `CREATE INDEX "events_org_created" ON "events"  ("org_id", "created_at", "position") `,
     );
     await queryRunner.query(`CREATE INDEX "events_org_stream" ON "events"  ("org_id", "txid", "position") `);
-    // One notification per statement, at commit (PostgreSQL holds it until then); identical ones in a
-    // transaction are folded into one. A payload too long for NOTIFY (8000 bytes) becomes '*': everyone looks.
-    await queryRunner.query(
-      `CREATE FUNCTION "events_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
-       DECLARE
-         orgs text;
-       BEGIN
-         SELECT string_agg(DISTINCT org_id::text, ',') INTO orgs FROM inserted;
-         IF orgs IS NOT NULL THEN
-           PERFORM pg_notify('svc_events', CASE WHEN length(orgs) > 7000 THEN '*' ELSE orgs END);
-         END IF;
-         RETURN NULL;
-       END $$`,
-    );
-    await queryRunner.query(
-      `CREATE TRIGGER "events_notify" AFTER INSERT ON "events" REFERENCING NEW TABLE AS inserted
-       FOR EACH STATEMENT EXECUTE FUNCTION "events_notify"()`,
-    );
     await queryRunner.query(
       `CREATE TABLE "event_streams" ("id" uuid NOT NULL, "org_id" integer NOT NULL, "expires_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_58a9c777323c51e32bfad87b30d" PRIMARY KEY ("id"))`,
     );
@@ -52,8 +33,6 @@ export class EventLog1795500000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "event_streams" DROP CONSTRAINT "FK_ec6a603d337a87df541a1ba99c2"`);
     await queryRunner.query(`DROP INDEX "public"."event_streams_org"`);
     await queryRunner.query(`DROP TABLE "event_streams"`);
-    await queryRunner.query(`DROP TRIGGER "events_notify" ON "events"`);
-    await queryRunner.query(`DROP FUNCTION "events_notify"()`);
     await queryRunner.query(`DROP INDEX "public"."events_org_stream"`);
     await queryRunner.query(`DROP INDEX "public"."events_org_created"`);
     await queryRunner.query(`CREATE INDEX "events_org_created" ON "events"  ("org_id", "created_at") `);

@@ -66,11 +66,6 @@ export class EventStreamsService implements BeforeApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Streams open in this process (for tests and metrics). */
-  get openStreams(): number {
-    return this.streams.size;
-  }
-
   /**
    * Answers the request with the organisation's event stream, from `Last-Event-ID` (precedence: it is what a
    * reconnecting client sends), else `since`, else now. Refusals (bad input, the cap, shutting down) are
