@@ -10,24 +10,7 @@ import {
   type EntityName,
 } from '@svc/protocol';
 
-type Schema = Record<string, unknown>;
-
-const string: Schema = { type: 'string' };
-const integer: Schema = { type: 'integer' };
-const boolean: Schema = { type: 'boolean' };
-const dateTime: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' };
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
-
-function record(description: string, properties: Record<string, Schema>, optional: string[] = []): Schema {
-  return {
-    type: 'object',
-    description,
-    required: Object.keys(properties).filter((name) => !optional.includes(name)),
-    properties,
-    additionalProperties: false,
-  };
-}
+import { boolean, dateTime, enumOf, integer, record, ref, type Schema, string } from './schema-parts.js';
 
 const userRecord = {
   orgUserId: string,

@@ -17,7 +17,7 @@ import {
   type Schema,
   string,
   uuid,
-} from './schemas.js';
+} from './schema-parts.js';
 
 const operator = {
   id: uuid,

@@ -15,41 +15,26 @@ import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
 import { DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
 
-export type Schema = Record<string, unknown>;
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  enumOf,
+  integer,
+  number,
+  orNull,
+  record,
+  ref,
+  type Schema,
+  string,
+  uuid,
+} from './schema-parts.js';
 
-export const string: Schema = { type: 'string' };
-export const integer: Schema = { type: 'integer' };
-const number: Schema = { type: 'number' };
-export const boolean: Schema = { type: 'boolean' };
-export const dateTime: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' };
-export const uuid: Schema = { type: 'string', format: 'uuid' };
-export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-export const orNull = (schema: Schema): Schema =>
-  '$ref' in schema
-    ? { oneOf: [schema, { type: 'null' }] }
-    : {
-        ...schema,
-        type: [schema.type, 'null'],
-        ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}),
-      };
-export const enumOf = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
-export const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
 const amounts: Schema = {
   type: 'object',
   additionalProperties: number,
   description: 'Asset code to amount, codes in alphabetical order; a code absent has no limit',
 };
-
-/** A closed object: every property listed is always present. */
-export function record(description: string, properties: Record<string, Schema>): Schema {
-  return {
-    type: 'object',
-    description,
-    required: Object.keys(properties),
-    properties,
-    additionalProperties: false,
-  };
-}
 
 const KYC_STATES = ['NONE', ...KYC_EVENT_TYPES];
 
