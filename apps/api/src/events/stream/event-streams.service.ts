@@ -101,6 +101,11 @@ export class EventStreamsService implements BeforeApplicationShutdown {
     this.streams.add(stream);
     sse.onClose(() => this.forget(stream));
     sse.start(reply.getHeaders());
+    // The client may have gone while the lease was taken: its 'close' came before anyone listened.
+    if (reply.raw.destroyed) {
+      this.forget(stream);
+      return;
+    }
     this.startTimers();
     const feed = this.feedOf(caller.orgId);
     const sink = {
