@@ -8,6 +8,7 @@ import { lintExposition, parseExposition, sampleValue, type MetricFamily } from 
 import { TestReceiver } from '@svc/webhook-sender/testing';
 
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
+import { openEventStream } from './support/event-stream-client.js';
 
 const METRICS_TOKEN = 'api-metrics-token-for-the-tests-0123456789';
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n', 'latin1');
@@ -74,6 +75,7 @@ describe('the api /metrics', () => {
       kyc_transitions_total: 'COUNTER',
       auth_failures_total: 'COUNTER',
       webhook_challenge_failures_total: 'COUNTER',
+      event_streams_open: 'GAUGE',
       db_pool_connections: 'GAUGE',
       db_pool_idle_connections: 'GAUGE',
       db_pool_waiting_requests: 'GAUGE',
@@ -245,6 +247,30 @@ describe('the api /metrics', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('counts an event stream as open while it lasts, never as a request duration', async () => {
+    const open = (families: MetricFamily[]) => sampleValue(families, 'event_streams_open', {});
+    const before = (await scrape()).families;
+    const streaming = await api.createOrg();
+    const client = await openEventStream(api, streaming);
+    expect(client.status).toBe(200);
+    expect(open((await scrape()).families)).toBe(open(before) + 1);
+    // The server ends it (its key revoked): the answer finishes, and Fastify's onResponse runs for it.
+    const revoked = await api.admin(
+      'POST',
+      `/api/v1/admin/orgs/${streaming.orgId}/api-keys/${streaming.apiKey}/revoke/`,
+    );
+    expect(revoked.status).toBe(200);
+    await client.ended;
+    const deadline = Date.now() + 5000;
+    let after = await scrape();
+    while (open(after.families) !== open(before) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await scrape();
+    }
+    expect(open(after.families)).toBe(open(before));
+    expect(after.text).not.toContain('route="/api/v1/events/stream"');
   });
 });
 

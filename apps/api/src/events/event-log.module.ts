@@ -3,13 +3,14 @@
 import { Module } from '@nestjs/common';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { EventLogRepository } from './event-log.repository.js';
 import { EventLogService } from './event-log.service.js';
 import { EventsController } from './events.controller.js';
 import { EventStreamsService } from './stream/event-streams.service.js';
 
 @Module({
-  imports: [CredentialsModule],
+  imports: [CredentialsModule, MetricsModule],
   controllers: [EventsController],
   providers: [EventLogRepository, EventLogService, EventStreamsService],
 })

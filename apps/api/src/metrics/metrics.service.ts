@@ -1,5 +1,6 @@
 // Prometheus metrics of this process (docs/operations.md, "The api"): prom-client's process metrics, the
-// duration of every HTTP request (by method, route pattern and status), the database pool, and counters
+// duration of every HTTP request (by method, route pattern and status; an event stream is counted as open
+// instead, its lifetime is not a request's duration), the database pool, and counters
 // of what the business and the guard decided: orders by status and rejection reason, KYC transitions,
 // authentication failures by reason, failed webhook challenges. Each application has its own registry,
 // so several can run in one process (the tests do). Label values come from fixed lists, never ids or URLs.
@@ -8,8 +9,8 @@ import type { KycState } from '@svc/db';
 import { type KycEventType, ORDER_REJECTION_REASONS, ORDER_STATUSES, type OrderStatus } from '@svc/protocol';
 import { createMetricsRegistry, observeDatabasePool } from '@svc/runtime';
 import { ATTEMPT_ERROR_KINDS, type ChallengeResult } from '@svc/webhook-sender';
-import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram } from 'prom-client';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 
 /** The route label of a request no route matched: raw URLs would make a series per probe. */
@@ -70,6 +71,15 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
+  private readonly openStreams = new Gauge({
+    name: 'event_streams_open',
+    help: 'Event streams (GET /api/v1/events/stream) this process is serving now',
+    registers: [this.registry],
+  });
+
+  /** The requests answered by an event stream: their lifetime is not a request duration. */
+  private readonly streamRequests = new WeakSet<FastifyRequest>();
+
   constructor(dataSource: DataSource) {
     observeDatabasePool(this.registry, dataSource);
   }
@@ -77,6 +87,7 @@ export class MetricsService implements OnModuleDestroy {
   /** Times every request Fastify answers, including 404s and refusals by the guard. */
   measure(fastify: FastifyInstance): void {
     fastify.addHook('onResponse', (request, reply, done) => {
+      if (this.streamRequests.has(request)) return done();
       this.requestDuration.observe(
         {
           method: request.method,
@@ -88,6 +99,16 @@ export class MetricsService implements OnModuleDestroy {
       );
       done();
     });
+  }
+
+  /** `request` is answered by an event stream from now on; `streamClosed` when it ends. */
+  streamOpened(request: FastifyRequest): void {
+    this.streamRequests.add(request);
+    this.openStreams.inc();
+  }
+
+  streamClosed(): void {
+    this.openStreams.dec();
   }
 
   /** A new order committed. */

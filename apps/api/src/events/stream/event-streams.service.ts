@@ -17,6 +17,7 @@ import { LOGGER } from '../../common/logger.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { BOSS } from '../../database/database.module.js';
+import { MetricsService } from '../../metrics/metrics.service.js';
 import { parseInstant } from '../../common/instant.js';
 import { EventLogRepository, type EventLogRow } from '../event-log.repository.js';
 import { streamFrame } from '../event.view.js';
@@ -64,6 +65,7 @@ export class EventStreamsService implements BeforeApplicationShutdown {
     @Inject(BOSS) private readonly boss: PgBoss,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -99,6 +101,7 @@ export class EventStreamsService implements BeforeApplicationShutdown {
     const sse = new SseResponse(reply.raw);
     const stream: OpenStream = { caller, leaseId, sse };
     this.streams.add(stream);
+    this.metrics.streamOpened(request);
     sse.onClose(() => this.forget(stream));
     sse.start(reply.getHeaders());
     // The client may have gone while the lease was taken: its 'close' came before anyone listened.
@@ -206,6 +209,7 @@ export class EventStreamsService implements BeforeApplicationShutdown {
   /** A stream that ended (client gone, revoked, too slow, shut down): its place in the feed and its lease. */
   private forget(stream: OpenStream): void {
     if (!this.streams.delete(stream)) return;
+    this.metrics.streamClosed();
     this.detach(stream.caller.orgId, stream.subscription);
     this.events
       .releaseLeases([stream.leaseId])
