@@ -9,7 +9,7 @@ import type { KycState } from '@svc/db';
 import { type KycEventType, ORDER_REJECTION_REASONS, ORDER_STATUSES, type OrderStatus } from '@svc/protocol';
 import { createMetricsRegistry, observeDatabasePool } from '@svc/runtime';
 import { ATTEMPT_ERROR_KINDS, type ChallengeResult } from '@svc/webhook-sender';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 
@@ -87,18 +87,21 @@ export class MetricsService implements OnModuleDestroy {
   /** Times every request Fastify answers, including 404s and refusals by the guard. */
   measure(fastify: FastifyInstance): void {
     fastify.addHook('onResponse', (request, reply, done) => {
-      if (this.streamRequests.has(request)) return done();
-      this.requestDuration.observe(
-        {
-          method: request.method,
-          // The pattern (/api/v1/user/:orgUserId), never the URL: no ids in labels.
-          route: request.routeOptions.url ?? UNMATCHED_ROUTE,
-          status_code: String(reply.statusCode),
-        },
-        reply.elapsedTime / 1000,
-      );
+      if (!this.streamRequests.has(request)) this.observeRequest(request, reply);
       done();
     });
+  }
+
+  private observeRequest(request: FastifyRequest, reply: FastifyReply): void {
+    this.requestDuration.observe(
+      {
+        method: request.method,
+        // The pattern (/api/v1/user/:orgUserId), never the URL: no ids in labels.
+        route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
   }
 
   /** `request` is answered by an event stream from now on; `streamClosed` when it ends. */
