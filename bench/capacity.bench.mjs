@@ -1,10 +1,11 @@
 // The capacity check of docs/capacity.md, on this machine: two api processes and two webhook workers on one
 // PostgreSQL, as a small deployment runs them. Signed orders go to both apis in turn; every order's event is
 // delivered by the workers to a loopback receiver here, which answers 200 at once.
+//   0. Idle: BENCH_SECONDS with no orders: what each part spends per second doing nothing (timers, polls).
 //   1. Steady: BENCH_RATE orders/s for BENCH_SECONDS, then until every event has been received. The CPU of
 //      each part (the two apis, the two workers, the whole PostgreSQL cluster, this process as the clients
-//      and the receiver) over that time, per order: what docs/capacity.md sizes with.
-//   2. The ceiling those costs predict for this machine's cores: cores / (CPU per order of everything).
+//      and the receiver) over that time, less its idle spend, per order: what docs/capacity.md sizes with.
+//   2. The ceiling those costs predict for this machine's cores: (cores - idle spend) / CPU per order.
 //   3. Saturation: as many orders as the apis take for BENCH_SECONDS (BENCH_CONNECTIONS per api), then
 //      until every event has been received: orders/s and deliveries/s reached, against the prediction.
 // Run after a build: node bench/capacity.bench.mjs. Knobs: BENCH_RATE (200), BENCH_SECONDS (10),
@@ -14,7 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,19 +79,21 @@ try {
   await offer(apis, credentials, { rate: RATE, seconds: 2 });
   await untilDelivered();
 
+  const idle = await measure(apis, workers, () => pause(SECONDS));
+  const idlePerSecond = (part) => idle.cpu[part] / idle.seconds;
   const steady = await measure(apis, workers, () =>
     offer(apis, credentials, { rate: RATE, seconds: SECONDS }),
   );
   const cores = availableParallelism();
-  const perOrder = (seconds) => (seconds * 1e6) / steady.orders;
-  const costs = {
-    api: perOrder(steady.cpu.api),
-    worker: perOrder(steady.cpu.worker),
-    postgres: perOrder(steady.cpu.postgres),
-    'clients + receiver': perOrder(steady.cpu.bench),
-  };
-  const total = Object.values(costs).reduce((sum, value) => sum + value, 0);
-  const predicted = (cores * 1e6) / total;
+  const PARTS = { api: 'api', worker: 'worker', postgres: 'postgres', bench: 'clients + receiver' };
+  const costs = {};
+  for (const [part, label] of Object.entries(PARTS)) {
+    const busy = steady.cpu[part] - idlePerSecond(part) * steady.seconds;
+    costs[label] = { perOrder: (busy * 1e6) / steady.orders, idle: idlePerSecond(part) };
+  }
+  const total = Object.values(costs).reduce((sum, cost) => sum + cost.perOrder, 0);
+  const idleTotal = Object.values(costs).reduce((sum, cost) => sum + cost.idle, 0);
+  const predicted = ((cores - idleTotal) * 1e6) / total;
 
   const saturated = await measure(apis, workers, () =>
     offer(apis, credentials, { connections: CONNECTIONS, seconds: SECONDS }),
@@ -101,10 +104,11 @@ try {
       `steady ${RATE} orders/s for ${SECONDS} s, saturation ${CONNECTIONS} connections per api for ${SECONDS} s`,
   );
   console.table(
-    Object.entries(costs).map(([part, micros]) => ({
+    Object.entries(costs).map(([part, cost]) => ({
       part,
-      'CPU µs per order (steady)': Math.round(micros),
-      share: `${Math.round((100 * micros) / total)} %`,
+      'CPU µs per order (idle spend taken out)': Math.round(cost.perOrder),
+      share: `${Math.round((100 * cost.perOrder) / total)} %`,
+      'idle CPU ms/s': Math.round(cost.idle * 1000),
     })),
   );
   console.table([
@@ -114,7 +118,10 @@ try {
   ]);
   console.log(
     `saturation reached ${((saturated.ordersPerSecond / predicted) * 100).toFixed(0)} % of the ceiling ` +
-      `the steady costs predict (${Math.round(total)} µs of CPU per order on ${cores} cores)`,
+      `the steady costs predict (${Math.round(total)} µs of CPU per order on ${cores} cores, ` +
+      `${Math.round(idleTotal * 1000)} ms/s of them spent idle); load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
   );
 } finally {
   for (const child of processes.reverse()) await child.stop();
@@ -165,6 +172,7 @@ async function measure(apis, workers, offered) {
   const after = await cpuOf(apis, workers);
   const cpu = Object.fromEntries(Object.keys(after).map((part) => [part, after[part] - before.cpu[part]]));
   return {
+    seconds,
     orders: result.orders,
     ordersPerSecond: result.orders / offeredFor,
     deliveriesPerSecond: (received.size - before.received) / seconds,
@@ -172,6 +180,12 @@ async function measure(apis, workers, offered) {
     p99: result.p99,
     cpu,
   };
+}
+
+/** No orders for `seconds`. */
+async function pause(seconds) {
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return { orders: 0, p99: 0 };
 }
 
 /** CPU seconds so far of each part. */
