@@ -12,5 +12,7 @@ import { EventStreamsService } from './stream/event-streams.service.js';
   imports: [CredentialsModule],
   controllers: [EventsController],
   providers: [EventLogRepository, EventLogService, EventStreamsService],
+  // The dashboard's events pages read the log through the same service.
+  exports: [EventLogService],
 })
 export class EventLogModule {}

@@ -1,10 +1,11 @@
 // The organisation's view of deliveries (docs/decisions.md, "Webhooks"): the attempt log, and redelivery of
 // an event inside its window, which the worker makes as one attempt outside the retry schedule.
 import { Inject, Injectable } from '@nestjs/common';
+import type { WebhookAttempt } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
-import { mapPage, type Page } from '../common/pagination.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { deliveryView, type DeliveryView } from './delivery.view.js';
@@ -22,6 +23,11 @@ export class DeliveriesService {
 
   async list(orgId: number, query: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
     return mapPage(await this.webhooks.listAttempts(orgId, query), deliveryView);
+  }
+
+  /** An event's attempts as stored, oldest first (the dashboard rebuilds each one's request from them). */
+  attemptsOf(orgId: number, eventId: string, query: PageQuery): Promise<Page<WebhookAttempt>> {
+    return this.webhooks.listAttempts(orgId, { ...query, eventId });
   }
 
   /** Queues one more attempt of `eventId`; refused while its retries run, and after its window. */
