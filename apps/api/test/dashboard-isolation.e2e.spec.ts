@@ -168,9 +168,9 @@ describe('the dashboard between organisations', () => {
       expect(recover.status).toBe(409);
       expect(recover.html).toContain('no active webhook is registered');
       expect(await jobs()).toBe(before);
-      await expect(
-        api.rows("SELECT 1 FROM webhook_recoveries WHERE status <> 'COMPLETED'"),
-      ).resolves.toEqual([]);
+      await expect(api.rows("SELECT 1 FROM webhook_recoveries WHERE status <> 'COMPLETED'")).resolves.toEqual(
+        [],
+      );
     });
 
     it('shows a read-only session no redeliver or recover button, and refuses its posts (403) without writing', async () => {
