@@ -8,7 +8,7 @@
 // a browser would, then loads every page once (the first load: a cold request after start) and
 // BENCH_LOADS more times (warm); figures are medians over BENCH_ROUNDS rounds.
 // Run after a build: node bench/dashboard.bench.mjs. Targets: every page's first load under 1 s, every
-// list under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
+// list (users, orders, API keys, events) under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
 // BENCH_EXPLAIN=1 (prints EXPLAIN ANALYZE of the dashboard's heavier statements before timing).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -117,6 +117,34 @@ async function prepare(url) {
         VOLUMES.orders / 2,
       ])
     ).rows;
+    // The newest FAILED event, given the four scheduled attempts and a redelivery a failed event has.
+    const [failed] = (
+      await client.query(
+        `SELECT id, created_at, updated_at FROM events WHERE org_id = $1 AND status = 'FAILED'
+          ORDER BY created_at DESC LIMIT 1`,
+        [org.orgId],
+      )
+    ).rows;
+    await client.query(
+      `INSERT INTO webhook_attempts (event_id, org_id, url, num_retries, manual, attempted_at, duration_ms,
+                                     status_code, error_kind, response, delivered, event_updated_at)
+       SELECT $1, $2, 'https://hooks.example.com/svc', n, n = 4, $3::timestamptz + n * interval '1 minute', 80,
+              NULL, 'timeout', 'no status line within 1000 ms', false, $4
+         FROM generate_series(0, 4) n`,
+      [failed.id, org.orgId, failed.created_at, failed.updated_at],
+    );
+    // A page in the middle of the event log: the cursor of the newest-first list after the middle event.
+    const [midEvent] = (
+      await client.query(
+        `SELECT created_at, position FROM events WHERE org_id = $1
+          ORDER BY created_at DESC, position DESC OFFSET $2 LIMIT 1`,
+        [org.orgId, VOLUMES.events / 2],
+      )
+    ).rows;
+    const eventCursor = Buffer.from(`${midEvent.created_at.getTime()}_${midEvent.position}`).toString(
+      'base64url',
+    );
+    const hourAgo = (hours) => new Date(Date.now() - hours * 3600_000).toISOString();
     // One of the users with KYC events (lib/dashboard-seed.mjs): 100 of them, and 10 orders.
     const user = orgUserIdOf(VOLUMES.users / 2 + 1);
     const cursor = (id) => Buffer.from(String(id)).toString('base64url');
@@ -136,6 +164,12 @@ async function prepare(url) {
       { path: `/dashboard/orders/${orderId}`, list: false },
       { path: '/dashboard/credentials', list: true },
       { path: '/dashboard/catalogue', list: false },
+      { path: '/dashboard/events', list: true },
+      { path: `/dashboard/events?cursor=${eventCursor}`, list: true },
+      { path: '/dashboard/events?status=FAILED', list: true },
+      { path: '/dashboard/events?entity=Users&eventType=KYC_RFI', list: true },
+      { path: `/dashboard/events?since=${hourAgo(15 * 24 + 1)}&until=${hourAgo(15 * 24)}`, list: true },
+      { path: `/dashboard/events/${failed.id}`, list: false },
     ];
     return { org: { ...org, user }, pages };
   } finally {
@@ -236,6 +270,22 @@ async function explain(url, org) {
       'users by status',
       `SELECT * FROM users WHERE org_id = $1 AND user_status = $2 ORDER BY id DESC LIMIT 21`,
       [orgId, 'SUSPENDED'],
+    ],
+    [
+      'events newest first',
+      'SELECT * FROM events WHERE org_id = $1 ORDER BY created_at DESC, position DESC LIMIT 21',
+      [orgId],
+    ],
+    [
+      'events FAILED',
+      `SELECT * FROM events WHERE org_id = $1 AND status = 'FAILED' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events KYC_RFI',
+      `SELECT * FROM events WHERE org_id = $1 AND entity = 'Users' AND event_type = 'KYC_RFI'
+        ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
     ],
     ['orders newest first', 'SELECT * FROM orders WHERE org_id = $1 ORDER BY id DESC LIMIT 21', [orgId]],
     [

@@ -229,6 +229,7 @@ describe('the events pages with the worker, in a browser', () => {
     expect(overview).toMatch(/Events pending\s*0/);
     expect(overview).toMatch(/Attempts delivered\s*2/);
     expect(overview).toMatch(/Attempts failed\s*8/);
+    await checkPage(tab, 'overview-with-worker');
     await context.close();
   });
 
