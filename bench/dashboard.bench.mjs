@@ -167,6 +167,8 @@ async function prepare(url) {
       { path: '/dashboard/events', list: true },
       { path: `/dashboard/events?cursor=${eventCursor}`, list: true },
       { path: '/dashboard/events?status=FAILED', list: true },
+      { path: '/dashboard/events?status=SKIPPED', list: true },
+      { path: '/dashboard/events?entity=SystemInformation', list: true },
       { path: '/dashboard/events?entity=Users&eventType=KYC_RFI', list: true },
       { path: `/dashboard/events?since=${hourAgo(15 * 24 + 1)}&until=${hourAgo(15 * 24)}`, list: true },
       { path: `/dashboard/events/${failed.id}`, list: false },
@@ -279,6 +281,26 @@ async function explain(url, org) {
     [
       'events FAILED',
       `SELECT * FROM events WHERE org_id = $1 AND status = 'FAILED' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events FAILED, without events_org_status_created',
+      `SELECT * FROM events WHERE org_id = $1 AND (status || '') = 'FAILED' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events SKIPPED (none)',
+      `SELECT * FROM events WHERE org_id = $1 AND status = 'SKIPPED' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events SKIPPED (none), without events_org_status_created',
+      `SELECT * FROM events WHERE org_id = $1 AND (status || '') = 'SKIPPED' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events SystemInformation (none)',
+      `SELECT * FROM events WHERE org_id = $1 AND entity = 'SystemInformation' ORDER BY created_at DESC, position DESC LIMIT 21`,
       [orgId],
     ],
     [

@@ -78,10 +78,10 @@ describe('the events pages with the worker, in a browser', () => {
   });
 
   afterAll(async () => {
-    await worker?.stop();
-    await browser?.close();
-    await receiver?.close();
-    await api?.close();
+    await worker.stop();
+    await browser.close();
+    await receiver.close();
+    await api.close();
   });
 
   async function signedIn(

@@ -5,7 +5,7 @@ import type { WebhookAttempt } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
-import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
+import { mapPage, type Page } from '../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { deliveryView, type DeliveryView } from './delivery.view.js';
@@ -25,9 +25,13 @@ export class DeliveriesService {
     return mapPage(await this.webhooks.listAttempts(orgId, query), deliveryView);
   }
 
-  /** An event's attempts as stored, oldest first (the dashboard rebuilds each one's request from them). */
-  attemptsOf(orgId: number, eventId: string, query: PageQuery): Promise<Page<WebhookAttempt>> {
-    return this.webhooks.listAttempts(orgId, { ...query, eventId });
+  /**
+   * An event's attempts as stored, oldest first, 100 a page after `cursor` (the dashboard rebuilds each
+   * one's request from them).
+   */
+  attemptsOf(orgId: number, eventId: string, cursor: string | undefined): Promise<Page<WebhookAttempt>> {
+    const query: ListDeliveriesQuery = { eventId, limit: 100, ...(cursor === undefined ? {} : { cursor }) };
+    return this.webhooks.listAttempts(orgId, query);
   }
 
   /** Queues one more attempt of `eventId`; refused while its retries run, and after its window. */

@@ -4,7 +4,6 @@
 import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 
 import { AppError } from '../../common/errors.js';
-import type { PageQuery } from '../../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ListEventsQuery } from '../../events/dto/list-events.query.js';
 import { EventLogService } from '../../events/event-log.service.js';
@@ -76,8 +75,7 @@ export class EventsPageController {
     @Param('id', uuid) id: string,
     @Query() query: DashboardEventQuery,
   ) {
-    const { redelivered, ...page_ } = query;
-    return this.renderEvent(ctx, id, page_, redelivered ? { done: 'redelivered' } : {});
+    return this.renderEvent(ctx, id, query.cursor, query.redelivered ? { done: 'redelivered' } : {});
   }
 
   @Post(':id/redeliver')
@@ -88,7 +86,7 @@ export class EventsPageController {
       return redirectTo(`/dashboard/events/${id}?redelivered=1`);
     } catch (error) {
       if (!shownOnPage(error)) throw error;
-      return this.renderEvent(ctx, id, {}, { error: error.message }, error.status);
+      return this.renderEvent(ctx, id, undefined, { error: error.message }, error.status);
     }
   }
 
@@ -120,14 +118,14 @@ export class EventsPageController {
   private async renderEvent(
     ctx: DashboardContext,
     id: string,
-    query: PageQuery,
+    cursor: string | undefined,
     outcome: { done?: 'redelivered'; error?: string },
     status = 200,
   ) {
     const orgId = ctx.session.orgId;
     const event = await this.log.find(orgId, id);
     const [attempts, endpoint] = await Promise.all([
-      this.deliveries.attemptsOf(orgId, id, { limit: 100, ...query }),
+      this.deliveries.attemptsOf(orgId, id, cursor),
       this.signingEndpoint(orgId),
     ]);
     return page(
@@ -139,7 +137,7 @@ export class EventsPageController {
           request: attemptRequest(event, attempt, endpoint),
         }))}
         nextCursor={attempts.nextCursor}
-        cursor={query.cursor}
+        cursor={cursor}
         windowEndsAt={new Date(event.createdAt.getTime() + this.config.webhooks.windowMs)}
         {...outcome}
       />,
