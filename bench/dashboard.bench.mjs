@@ -169,6 +169,7 @@ async function prepare(url) {
       { path: '/dashboard/events?status=FAILED', list: true },
       { path: '/dashboard/events?status=SKIPPED', list: true },
       { path: '/dashboard/events?entity=SystemInformation', list: true },
+      { path: '/dashboard/events?entity=Orders&eventType=KYC_EXPIRED', list: true },
       { path: '/dashboard/events?entity=Users&eventType=KYC_RFI', list: true },
       { path: `/dashboard/events?since=${hourAgo(15 * 24 + 1)}&until=${hourAgo(15 * 24)}`, list: true },
       { path: `/dashboard/events/${failed.id}`, list: false },
@@ -284,7 +285,7 @@ async function explain(url, org) {
       [orgId],
     ],
     [
-      'events FAILED, without events_org_status_created',
+      'events FAILED, without events_org_filters',
       `SELECT * FROM events WHERE org_id = $1 AND (status || '') = 'FAILED' ORDER BY created_at DESC, position DESC LIMIT 21`,
       [orgId],
     ],
@@ -294,13 +295,23 @@ async function explain(url, org) {
       [orgId],
     ],
     [
-      'events SKIPPED (none), without events_org_status_created',
+      'events SKIPPED (none), without events_org_filters',
       `SELECT * FROM events WHERE org_id = $1 AND (status || '') = 'SKIPPED' ORDER BY created_at DESC, position DESC LIMIT 21`,
       [orgId],
     ],
     [
       'events SystemInformation (none)',
       `SELECT * FROM events WHERE org_id = $1 AND entity = 'SystemInformation' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events SystemInformation (none), without events_org_filters',
+      `SELECT * FROM events WHERE org_id = $1 AND (entity || '') = 'SystemInformation' ORDER BY created_at DESC, position DESC LIMIT 21`,
+      [orgId],
+    ],
+    [
+      'events KYC_EXPIRED of Orders (none)',
+      `SELECT * FROM events WHERE org_id = $1 AND entity = 'Orders' AND event_type = 'KYC_EXPIRED' ORDER BY created_at DESC, position DESC LIMIT 21`,
       [orgId],
     ],
     [
