@@ -8,7 +8,7 @@
 // a browser would, then loads every page once (the first load: a cold request after start) and
 // BENCH_LOADS more times (warm); figures are medians over BENCH_ROUNDS rounds.
 // Run after a build: node bench/dashboard.bench.mjs. Targets: every page's first load under 1 s, every
-// list under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
+// list (users, orders, API keys, events) under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
 // BENCH_EXPLAIN=1 (prints EXPLAIN ANALYZE of the dashboard's heavier statements before timing).
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@svc/db/dev';
 import pg from 'pg';
 
+import { explain } from './lib/dashboard-explain.mjs';
 import { orgUserIdOf, seedVolumes } from './lib/dashboard-seed.mjs';
 import { call, seed } from './lib/seed.mjs';
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
@@ -117,6 +118,34 @@ async function prepare(url) {
         VOLUMES.orders / 2,
       ])
     ).rows;
+    // The newest FAILED event, given the four scheduled attempts and a redelivery a failed event has.
+    const [failed] = (
+      await client.query(
+        `SELECT id, created_at, updated_at FROM events WHERE org_id = $1 AND status = 'FAILED'
+          ORDER BY created_at DESC LIMIT 1`,
+        [org.orgId],
+      )
+    ).rows;
+    await client.query(
+      `INSERT INTO webhook_attempts (event_id, org_id, url, num_retries, manual, attempted_at, duration_ms,
+                                     status_code, error_kind, response, delivered, event_updated_at)
+       SELECT $1, $2, 'https://hooks.example.com/svc', n, n = 4, $3::timestamptz + n * interval '1 minute', 80,
+              NULL, 'timeout', 'no status line within 1000 ms', false, $4
+         FROM generate_series(0, 4) n`,
+      [failed.id, org.orgId, failed.created_at, failed.updated_at],
+    );
+    // A page in the middle of the event log: the cursor of the newest-first list after the middle event.
+    const [midEvent] = (
+      await client.query(
+        `SELECT created_at, position FROM events WHERE org_id = $1
+          ORDER BY created_at DESC, position DESC OFFSET $2 LIMIT 1`,
+        [org.orgId, VOLUMES.events / 2],
+      )
+    ).rows;
+    const eventCursor = Buffer.from(`${midEvent.created_at.getTime()}_${midEvent.position}`).toString(
+      'base64url',
+    );
+    const hourAgo = (hours) => new Date(Date.now() - hours * 3600_000).toISOString();
     // One of the users with KYC events (lib/dashboard-seed.mjs): 100 of them, and 10 orders.
     const user = orgUserIdOf(VOLUMES.users / 2 + 1);
     const cursor = (id) => Buffer.from(String(id)).toString('base64url');
@@ -136,6 +165,15 @@ async function prepare(url) {
       { path: `/dashboard/orders/${orderId}`, list: false },
       { path: '/dashboard/credentials', list: true },
       { path: '/dashboard/catalogue', list: false },
+      { path: '/dashboard/events', list: true },
+      { path: `/dashboard/events?cursor=${eventCursor}`, list: true },
+      { path: '/dashboard/events?status=FAILED', list: true },
+      { path: '/dashboard/events?status=SKIPPED', list: true },
+      { path: '/dashboard/events?entity=SystemInformation', list: true },
+      { path: '/dashboard/events?entity=Orders&eventType=KYC_EXPIRED', list: true },
+      { path: '/dashboard/events?entity=Users&eventType=KYC_RFI', list: true },
+      { path: `/dashboard/events?since=${hourAgo(15 * 24 + 1)}&until=${hourAgo(15 * 24)}`, list: true },
+      { path: `/dashboard/events/${failed.id}`, list: false },
     ];
     return { org: { ...org, user }, pages };
   } finally {
@@ -195,70 +233,6 @@ async function startServer(url) {
         child.send('stop');
       }),
   };
-}
-
-/** EXPLAIN ANALYZE of the statements the dashboard's pages make that read the most rows. */
-async function explain(url, org) {
-  const { orgId, user } = org;
-  const since = new Date(Date.now() - 24 * 3600_000);
-  const statements = [
-    [
-      'KYC history',
-      `SELECT e.id, e.event_type, e.created_at, r.message FROM events e LEFT JOIN kyc_reviews r ON r.event_id = e.id
-        WHERE e.org_id = $1 AND e.entity = 'Users' AND e.event_type IS NOT NULL AND e.data->>'orgUserId' = $2
-        ORDER BY e.created_at DESC, e.id DESC LIMIT 100`,
-      [orgId, user],
-    ],
-    [
-      'events of 24 h by status',
-      'SELECT status, count(*)::int FROM events WHERE org_id = $1 AND created_at > $2 GROUP BY status',
-      [orgId, since],
-    ],
-    [
-      'attempts of 24 h',
-      `SELECT count(*) FILTER (WHERE delivered), count(*) FILTER (WHERE NOT delivered),
-              max(attempted_at) FILTER (WHERE delivered), max(attempted_at) FILTER (WHERE NOT delivered)
-         FROM webhook_attempts WHERE org_id = $1 AND attempted_at > $2`,
-      [orgId, since],
-    ],
-    ['users newest first', 'SELECT * FROM users WHERE org_id = $1 ORDER BY id DESC LIMIT 21', [orgId]],
-    [
-      'users prefix search',
-      `SELECT * FROM users WHERE org_id = $1 AND org_user_id LIKE $2 ORDER BY id DESC LIMIT 21`,
-      [orgId, 'user-0042%'],
-    ],
-    [
-      'users prefix, no match',
-      `SELECT * FROM users WHERE org_id = $1 AND org_user_id LIKE $2 ORDER BY id DESC LIMIT 21`,
-      [orgId, 'nobody%'],
-    ],
-    [
-      'users by status',
-      `SELECT * FROM users WHERE org_id = $1 AND user_status = $2 ORDER BY id DESC LIMIT 21`,
-      [orgId, 'SUSPENDED'],
-    ],
-    ['orders newest first', 'SELECT * FROM orders WHERE org_id = $1 ORDER BY id DESC LIMIT 21', [orgId]],
-    [
-      'orders of a user',
-      'SELECT * FROM orders WHERE org_id = $1 AND org_user_id = $2 ORDER BY id DESC LIMIT 21',
-      [orgId, user],
-    ],
-    [
-      'orders rejected',
-      'SELECT * FROM orders WHERE org_id = $1 AND status = $2 ORDER BY id DESC LIMIT 21',
-      [orgId, 'REJECTED'],
-    ],
-  ];
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const [name, sql, params] of statements) {
-      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-      console.log(`\n-- ${name}\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
-    }
-  } finally {
-    await client.end();
-  }
 }
 
 function median(values) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Retakes the pictures of the dashboard in docs/dashboard/ (shown in the README and docs/dashboard.md): runs
-// the dashboard's browser test (apps/api/test/dashboard.browser.spec.ts) with SCREENSHOTS set, which saves
-// a picture of each page it checks. Needs a built checkout (`npm test` or `pnpm exec turbo run build`) and
+// the dashboard's browser tests (apps/api/test/dashboard.browser.spec.ts, and dashboard-events.browser.spec.ts
+// with the built webhooks worker) with SCREENSHOTS set, which saves a picture of each page they check. Needs a built checkout (`npm test` or `pnpm exec turbo run build`) and
 // Node >= 24.9 (set SERVICE_NODE to it when the system Node is older, as npm test does).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -15,7 +15,12 @@ mkdirSync(out, { recursive: true });
 const node = process.env.SERVICE_NODE ?? process.execPath;
 const result = spawnSync(
   node,
-  [join(root, 'scripts', 'jest.mjs'), '--vm-modules', 'test/dashboard.browser.spec.ts'],
+  [
+    join(root, 'scripts', 'jest.mjs'),
+    '--vm-modules',
+    'test/dashboard.browser.spec.ts',
+    'test/dashboard-events.browser.spec.ts',
+  ],
   { cwd: join(root, 'apps', 'api'), stdio: 'inherit', env: { ...process.env, SCREENSHOTS: out } },
 );
 if (result.status !== 0) process.exit(result.status ?? 1);

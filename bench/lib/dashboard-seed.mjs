@@ -81,10 +81,10 @@ export async function seedVolumes(client, orgId, { users, orders, events }) {
   await step(
     'webhook_attempts',
     `INSERT INTO webhook_attempts (event_id, org_id, url, num_retries, attempted_at, duration_ms, status_code,
-                                   error_kind, response, delivered)
+                                   error_kind, response, delivered, event_updated_at)
      SELECT id, org_id, 'https://hooks.example.com/svc', num_retries, created_at + interval '150 ms', 120,
             CASE WHEN status = 'FAILED' THEN 500 ELSE 200 END, NULL,
-            CASE WHEN status = 'FAILED' THEN 'upstream error' ELSE 'ok' END, status <> 'FAILED'
+            CASE WHEN status = 'FAILED' THEN 'upstream error' ELSE 'ok' END, status <> 'FAILED', updated_at
        FROM events WHERE org_id = $1 AND status <> 'PENDING' ORDER BY created_at`,
     [orgId],
   );

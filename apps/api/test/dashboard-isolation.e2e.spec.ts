@@ -13,6 +13,9 @@ import {
 const CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;object-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'self'";
 
+// Two organisations seeded through the api take a while on a loaded machine.
+jest.setTimeout(60_000);
+
 /** Every page of the dashboard, with `data`'s ids where a page names one. */
 const pages = (data: SeededData) => [
   '/dashboard/',
@@ -23,6 +26,9 @@ const pages = (data: SeededData) => [
   `/dashboard/orders/${data.orderId}`,
   '/dashboard/credentials',
   '/dashboard/catalogue',
+  '/dashboard/events',
+  '/dashboard/events?status=PENDING&entity=Orders',
+  `/dashboard/events/${data.eventId}`,
 ];
 
 /** A page fetched without a session. */
@@ -102,6 +108,88 @@ describe('the dashboard between organisations', () => {
         'No user matches.',
       );
       expect((await client.get(`/dashboard/users?q=alpha-t&userStatus=&kyc=`)).html).toContain(data.trader);
+    });
+  });
+
+  describe('the events pages between organisations and permissions', () => {
+    /** A COMPLETED recovery of `orgId`, written as the worker leaves one. */
+    const recoveryOf = async (orgId: number) =>
+      (
+        await api.rows<{ id: string }>(
+          `INSERT INTO webhook_recoveries (org_id, since, status, completed_at)
+           VALUES ($1, now() - interval '1 hour', 'COMPLETED', now()) RETURNING id`,
+          [orgId],
+        )
+      )[0]!.id;
+    const jobs = async () =>
+      (
+        await api.rows<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pgboss.job WHERE name IN ('webhook-delivery', 'webhook-recovery')",
+        )
+      )[0]!.n;
+
+    it("lists only the session's own events, and answers 404 for another organisation's event and recovery", async () => {
+      const client = await DashboardClient.signIn(
+        await signInLink(org, { permissions: [...ALL_PERMISSIONS] }),
+      );
+      const list = await client.get('/dashboard/events');
+      expect(list.html).toContain(data.eventId);
+      expect(list.html).not.toContain(otherData.eventId);
+      const ours = await client.get(`/dashboard/events/${data.eventId}`);
+      expect(ours.status).toBe(200);
+      expect(ours.html).toContain(`&quot;orgId&quot;:${org.orgId}`);
+      const theirRecovery = await recoveryOf(other.orgId);
+      const ourRecovery = await recoveryOf(org.orgId);
+      expect((await client.get(`/dashboard/events/recoveries/${ourRecovery}`)).status).toBe(200);
+      for (const path of [
+        `/dashboard/events/${otherData.eventId}`,
+        `/dashboard/events/${otherData.eventId}?cursor=MQ`,
+        `/dashboard/events/recoveries/${theirRecovery}`,
+        `/dashboard/events/${crypto.randomUUID()}`,
+      ]) {
+        const page = await client.get(path);
+        expect([path, page.status]).toEqual([path, 404]);
+        expect(page.html).not.toContain('Beta Savings');
+      }
+      expect((await client.get('/dashboard/events/not-a-uuid')).status).toBe(400);
+      const before = await jobs();
+      const redeliver = await client.post(
+        `/dashboard/events/${otherData.eventId}/redeliver`,
+        {},
+        { from: '/dashboard/events' },
+      );
+      expect(redeliver.status).toBe(404);
+      // Recovery is the session's own organisation's: without an ACTIVE webhook it is refused (409) on the page.
+      const recover = await client.post(
+        '/dashboard/events/recover',
+        { since: new Date(Date.now() - 3600_000).toISOString() },
+        { from: '/dashboard/events' },
+      );
+      expect(recover.status).toBe(409);
+      expect(recover.html).toContain('no active webhook is registered');
+      expect(await jobs()).toBe(before);
+      await expect(api.rows("SELECT 1 FROM webhook_recoveries WHERE status <> 'COMPLETED'")).resolves.toEqual(
+        [],
+      );
+    });
+
+    it('shows a read-only session no redeliver or recover button, and refuses its posts (403) without writing', async () => {
+      const client = await DashboardClient.signIn(await signInLink(org));
+      const page = await client.get(`/dashboard/events/${data.eventId}`);
+      expect(page.html).not.toContain('Redeliver this event');
+      expect(page.html).not.toContain('action="/dashboard/events/recover"');
+      expect(page.html).toContain('This session may only read');
+      expect((await client.get('/dashboard/events')).html).not.toContain('Recover failed events</button>');
+      const before = await jobs();
+      for (const [path, fields] of [
+        [`/dashboard/events/${data.eventId}/redeliver`, {}],
+        ['/dashboard/events/recover', { since: new Date(Date.now() - 3600_000).toISOString() }],
+      ] as const) {
+        const answer = await client.post(path, fields, { from: `/dashboard/events/${data.eventId}` });
+        expect([path, answer.status]).toEqual([path, 403]);
+        expect(answer.html).toContain('does not have the MANAGE_WEBHOOKS permission');
+      }
+      expect(await jobs()).toBe(before);
     });
   });
 

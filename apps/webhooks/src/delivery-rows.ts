@@ -56,11 +56,12 @@ export const RECORD_ATTEMPTS: Statement = {
   name: 'webhooks_record_attempts',
   text: `WITH inserted AS (
            INSERT INTO webhook_attempts
-             (event_id, org_id, url, num_retries, manual, attempted_at, duration_ms, status_code, error_kind, response, delivered)
+             (event_id, org_id, url, num_retries, manual, attempted_at, duration_ms, status_code, error_kind, response, delivered,
+              event_updated_at)
            SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::bool[], $6::timestamptz[], $7::int[],
-                                $8::int[], $9::text[], $10::text[], $11::bool[]))
+                                $8::int[], $9::text[], $10::text[], $11::bool[], $12::timestamptz[]))
          UPDATE events SET status = 'DELIVERED', updated_at = now()
-          WHERE id = ANY($12::uuid[]) AND status = 'PENDING'`,
+          WHERE id = ANY($13::uuid[]) AND status = 'PENDING'`,
 };
 
 export function attemptValues(attempts: Attempted[]): unknown[] {
@@ -78,6 +79,8 @@ export function attemptValues(attempts: Attempted[]): unknown[] {
     // PostgreSQL text cannot hold NUL; an answer may.
     column((a) => a.result.response.replaceAll('\u0000', '')),
     column((a) => a.result.delivered),
+    // The body's updatedAt (delivery.ts sends the row's), so the dashboard can show the body sent.
+    column((a) => a.row.updated_at.toISOString()),
     attempts.filter((a) => a.result.delivered && !a.manual).map((a) => a.row.id),
   ];
 }

@@ -15,6 +15,7 @@ interface AttemptRow {
   duration_ms: number;
   response: string;
   attempted_at: Date;
+  event_updated_at: Date | null;
 }
 
 describe('delivery', () => {
@@ -35,7 +36,8 @@ describe('delivery', () => {
 
   const attempts = (eventId: string) =>
     fixture.rows<AttemptRow>(
-      `SELECT num_retries, status_code, error_kind, delivered, duration_ms, response, attempted_at
+      `SELECT num_retries, status_code, error_kind, delivered, duration_ms, response, attempted_at,
+              event_updated_at
          FROM webhook_attempts WHERE event_id = $1 ORDER BY id`,
       [eventId],
     );
@@ -126,6 +128,15 @@ describe('delivery', () => {
           [2, false, errorKind],
           [3, false, errorKind],
         ]);
+        // Each attempt records what rebuilds its request: the body's updatedAt, and its start as svc-timestamp.
+        expect(
+          logged.map((a) => [a.event_updated_at?.toISOString(), String(a.attempted_at.getTime())]),
+        ).toEqual(
+          sent.map((r) => [
+            (JSON.parse(r.body) as { event: { updatedAt: string } }).event.updatedAt,
+            r.headers['svc-timestamp'],
+          ]),
+        );
         if (answer.status)
           expect(logged[0]).toMatchObject({ status_code: answer.status, response: answer.body });
         if (answer.delayMs) expect(logged[0]!.duration_ms).toBeGreaterThanOrEqual(990);

@@ -74,6 +74,24 @@ export interface SenderOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * Every header of a webhook request, exactly as the sender sends it: signed at `timestamp` (ms), which is
+ * also the attempt's recorded start, so the dashboard can show an attempt's request as the receiver got it.
+ */
+export function webhookRequestHeaders(
+  input: Pick<WebhookRequest, 'body' | 'secret' | 'eventId'>,
+  timestamp: number,
+): Record<string, string> {
+  return {
+    ...webhookHeaders(
+      input.body,
+      input.secret,
+      input.eventId === undefined ? { timestamp } : { eventId: input.eventId, timestamp },
+    ),
+    'user-agent': 'svc-webhooks/1',
+  };
+}
+
 export interface WebhookRequest {
   readonly url: URL;
   /** The exact body text to send and sign. */
@@ -162,15 +180,10 @@ export class WebhookSender {
       // An IP literal never reaches the lookup below, so it is vetted here.
       const host = hostName(input.url);
       if (isIP(host)) this.checkAddress(host, host);
-      const headers = webhookHeaders(
-        input.body,
-        input.secret,
-        input.eventId === undefined ? {} : { eventId: input.eventId },
-      );
       const answer = await request(input.url, {
         dispatcher: this.agent,
         method: 'POST',
-        headers: { ...headers, 'user-agent': 'svc-webhooks/1' },
+        headers: webhookRequestHeaders(input, startedAt.getTime()),
         body: input.body,
         signal: controller.signal,
       });

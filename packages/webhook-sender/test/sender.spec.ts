@@ -8,7 +8,7 @@ import { verifyWebhookRequest } from '@svc/protocol';
 import { runChallenge } from '../src/challenge.js';
 import { DEVELOPMENT_POLICY } from '../src/policy.js';
 import { ReceiverRefusedError } from '../src/receiver-url.js';
-import { WebhookSender, type Resolver } from '../src/sender.js';
+import { WebhookSender, type Resolver, webhookRequestHeaders } from '../src/sender.js';
 import { TestReceiver } from '../src/testing/receiver.js';
 
 const SECRET = 'whsec_test-secret';
@@ -53,6 +53,26 @@ describe('WebhookSender on loopback (development policy)', () => {
     expect(request.headers['svc-timestamp']).toMatch(/^\d{13}$/);
     expect(verifyWebhookRequest(request.body, request.headers, SECRET)).toMatchObject({ ok: true });
     expect(verifyWebhookRequest(request.body, request.headers, 'other')).toMatchObject({ ok: false });
+  });
+
+  it('sends exactly the headers webhookRequestHeaders builds, signed at the attempt start it reports', async () => {
+    const before = receiver.requests.length;
+    const result = await send();
+    const request = receiver.requests[before]!;
+    expect(request.headers['svc-timestamp']).toBe(String(result.startedAt.getTime()));
+    const expected = webhookRequestHeaders(
+      { body: BODY, secret: SECRET, eventId: 'evt-1' },
+      result.startedAt.getTime(),
+    );
+    expect(Object.keys(expected)).toEqual([
+      'content-type',
+      'svc-signature',
+      'svc-timestamp',
+      'svc-event-id',
+      'user-agent',
+    ]);
+    for (const [name, value] of Object.entries(expected))
+      expect([name, request.headers[name]]).toEqual([name, value]);
   });
 
   it.each([

@@ -3,6 +3,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';
+import { EventLogModule } from '../events/event-log.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { UsersModule } from '../users/users.module.js';
@@ -15,6 +16,7 @@ import { DashboardSessionsRepository } from './dashboard-sessions.repository.js'
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { CatalogueController } from './pages/catalogue.controller.js';
 import { CredentialsPageController } from './pages/credentials.controller.js';
+import { EventsPageController } from './pages/events.controller.js';
 import { OrdersPageController } from './pages/orders.controller.js';
 import { OverviewController } from './pages/overview.controller.js';
 import { SignInController } from './pages/sign-in.controller.js';
@@ -27,12 +29,22 @@ export class DashboardModule {
   static forRoot(orders: DynamicModule): DynamicModule {
     return {
       module: DashboardModule,
-      imports: [OrgsModule, UsersModule, KycModule, CredentialsModule, WebhooksModule, WebModule, orders],
+      imports: [
+        OrgsModule,
+        UsersModule,
+        KycModule,
+        CredentialsModule,
+        WebhooksModule,
+        EventLogModule,
+        WebModule,
+        orders,
+      ],
       controllers: [
         DashboardSessionsController,
         SignInController,
         OverviewController,
         WebhookPageController,
+        EventsPageController,
         UsersPageController,
         OrdersPageController,
         CredentialsPageController,

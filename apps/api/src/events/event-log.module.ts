@@ -13,5 +13,7 @@ import { EventStreamsService } from './stream/event-streams.service.js';
   imports: [CredentialsModule, MetricsModule],
   controllers: [EventsController],
   providers: [EventLogRepository, EventLogService, EventStreamsService],
+  // The dashboard's events pages read the log through the same service.
+  exports: [EventLogService],
 })
 export class EventLogModule {}

@@ -7,6 +7,8 @@ import { query, type EventStatus, type Statement } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
+import type { PageOrder } from '../common/pagination.js';
+
 /** An event as the log and the stream read it. */
 export interface EventLogRow {
   readonly id: string;
@@ -99,8 +101,18 @@ const READ_RANGE: Statement = {
 export class EventLogRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A page of the organisation's log after `after`, in log order; `limit` rows at most. */
-  async list(orgId: number, filter: LogFilter, after: LogKey | undefined, limit: number) {
+  /**
+   * A page of the organisation's log after `after`, in log order (the dashboard's: newest first);
+   * `limit` rows at most.
+   */
+  async list(
+    orgId: number,
+    filter: LogFilter,
+    after: LogKey | undefined,
+    limit: number,
+    order: PageOrder = 'oldest-first',
+  ) {
+    const newestFirst = order === 'newest-first';
     const where = ['e.org_id = $1'];
     const values: unknown[] = [orgId];
     const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -114,13 +126,15 @@ export class EventLogRepository {
     if (filter.until) add((p) => `e.created_at < ${p}`, filter.until);
     if (after) {
       values.push(after.createdAt, after.position.toString());
-      where.push(`(e.created_at, e.position) > ($${values.length - 1}, $${values.length}::bigint)`);
+      const after_ = `($${values.length - 1}, $${values.length}::bigint)`;
+      where.push(`(e.created_at, e.position) ${newestFirst ? '<' : '>'} ${after_}`);
     }
     values.push(limit);
+    const direction = newestFirst ? 'DESC' : 'ASC';
     const rows = await query<RawRow>(
       this.dataSource,
       `SELECT ${COLUMNS} FROM events e WHERE ${where.join(' AND ')}
-        ORDER BY e.created_at, e.position LIMIT $${values.length}`,
+        ORDER BY e.created_at ${direction}, e.position ${direction} LIMIT $${values.length}`,
       values,
     );
     return rows.map(toRow);

@@ -3,10 +3,17 @@
 import { Injectable } from '@nestjs/common';
 
 import { notFound } from '../common/errors.js';
-import { type CursorKey, decodeCursor, DEFAULT_PAGE_SIZE, toPage } from '../common/pagination.js';
+import {
+  type CursorKey,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  type Page,
+  type PageOrder,
+  toPage,
+} from '../common/pagination.js';
 import { parseInstant } from '../common/instant.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
-import { EventLogRepository, type LogKey } from './event-log.repository.js';
+import { type EventLogRow, EventLogRepository, type LogKey } from './event-log.repository.js';
 import { eventEntryText, eventPageText } from './event.view.js';
 
 /** The log's cursor: the last item's creation time (ms) and position, `1795500000000_42`. */
@@ -25,6 +32,15 @@ export class EventLogService {
 
   /** A page of the log, as the JSON text of `data`. */
   async list(orgId: number, query: ListEventsQuery): Promise<string> {
+    return eventPageText(await this.page(orgId, query));
+  }
+
+  /** A page of the log's rows, oldest first (the api) or newest first (the dashboard). */
+  async page(
+    orgId: number,
+    query: ListEventsQuery,
+    order: PageOrder = 'oldest-first',
+  ): Promise<Page<EventLogRow>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const after = decodeCursor(query.cursor, LOG_KEY);
     const filter = {
@@ -34,16 +50,19 @@ export class EventLogService {
       ...(query.since ? { since: parseInstant(query.since) } : {}),
       ...(query.until ? { until: parseInstant(query.until) } : {}),
     };
-    const rows = await this.events.list(orgId, filter, after, limit + 1);
-    return eventPageText(
-      toPage(rows, limit, (row) => ({ createdAt: row.createdAt, position: row.key.position }), LOG_KEY),
-    );
+    const rows = await this.events.list(orgId, filter, after, limit + 1, order);
+    return toPage(rows, limit, (row) => ({ createdAt: row.createdAt, position: row.key.position }), LOG_KEY);
   }
 
   /** One event of the organisation, as the JSON text of `data`; 404 for another's. */
   async get(orgId: number, id: string): Promise<string> {
+    return eventEntryText(await this.find(orgId, id));
+  }
+
+  /** One event's row; 404 for another organisation's. */
+  async find(orgId: number, id: string): Promise<EventLogRow> {
     const row = await this.events.find(orgId, id);
     if (!row) throw notFound(`no event ${id}`);
-    return eventEntryText(row);
+    return row;
   }
 }

@@ -1,6 +1,7 @@
 // The organisation's view of deliveries (docs/decisions.md, "Webhooks"): the attempt log, and redelivery of
 // an event inside its window, which the worker makes as one attempt outside the retry schedule.
 import { Inject, Injectable } from '@nestjs/common';
+import type { WebhookAttempt } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
@@ -22,6 +23,15 @@ export class DeliveriesService {
 
   async list(orgId: number, query: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
     return mapPage(await this.webhooks.listAttempts(orgId, query), deliveryView);
+  }
+
+  /**
+   * An event's attempts as stored, oldest first, 100 a page after `cursor` (the dashboard rebuilds each
+   * one's request from them).
+   */
+  attemptsOf(orgId: number, eventId: string, cursor: string | undefined): Promise<Page<WebhookAttempt>> {
+    const query: ListDeliveriesQuery = { eventId, limit: 100, ...(cursor === undefined ? {} : { cursor }) };
+    return this.webhooks.listAttempts(orgId, query);
   }
 
   /** Queues one more attempt of `eventId`; refused while its retries run, and after its window. */

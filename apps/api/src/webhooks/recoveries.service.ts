@@ -49,6 +49,12 @@ export class RecoveriesService {
     }
   }
 
+  /** The organisation's most recent recovery, if it ever started one. */
+  async latest(orgId: number): Promise<RecoveryView | null> {
+    const recovery = await this.webhooks.findLatestRecovery(orgId);
+    return recovery && recoveryView(recovery);
+  }
+
   async get(orgId: number, id: string): Promise<RecoveryView> {
     const recovery = await this.webhooks.findRecovery(orgId, id);
     if (!recovery) throw notFound(`no recovery ${id}`);

@@ -83,6 +83,12 @@ export class WebhooksRepository {
     return manager.getRepository(WebhookRecovery).findOneBy({ orgId, status: Not('COMPLETED') });
   }
 
+  findLatestRecovery(orgId: number): Promise<WebhookRecovery | null> {
+    return this.dataSource
+      .getRepository(WebhookRecovery)
+      .findOne({ where: { orgId }, order: { createdAt: 'DESC' } });
+  }
+
   findRecovery(orgId: number, id: string): Promise<WebhookRecovery | null> {
     return this.dataSource.getRepository(WebhookRecovery).findOneBy({ orgId, id });
   }

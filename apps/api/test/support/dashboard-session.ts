@@ -106,6 +106,8 @@ export interface SeededData {
   readonly orderId: number;
   readonly apiKeyId: string;
   readonly clientId: string;
+  /** The organisation's latest event (its trader's order). */
+  readonly eventId: string;
 }
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n', 'latin1');
@@ -177,7 +179,18 @@ export async function seedOrganisation(org: OrgSession, prefix: string): Promise
   const [client] = await api.rows<{ id: string }>('SELECT id FROM oauth_clients WHERE org_id = $1', [
     org.orgId,
   ]);
-  return { trader, applicant, orderId: order.id, apiKeyId: key!.id, clientId: client!.id };
+  const [event] = await api.rows<{ id: string }>(
+    'SELECT id FROM events WHERE org_id = $1 ORDER BY created_at DESC, position DESC LIMIT 1',
+    [org.orgId],
+  );
+  return {
+    trader,
+    applicant,
+    orderId: order.id,
+    apiKeyId: key!.id,
+    clientId: client!.id,
+    eventId: event!.id,
+  };
 }
 
 async function expectOk<T = unknown>(pending: Promise<TestResponse<T>>): Promise<T> {

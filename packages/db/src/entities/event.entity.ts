@@ -15,6 +15,7 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 @Entity({ name: 'events' })
 @Index('events_org_created', ['orgId', 'createdAt', 'position'])
 @Index('events_org_stream', ['orgId', 'txid', 'position'])
+@Index('events_org_filters', ['orgId', 'status', 'entity', 'eventType', 'createdAt', 'position'])
 // (org_id, data->>'orgUserId', created_at, id) of KYC events, for a user's KYC history on the dashboard: an
 // expression TypeORM cannot declare, so the migration (1795900000000) owns it.
 @Index('events_org_user_kyc', { synchronize: false })

@@ -34,6 +34,14 @@ export class WebhookAttempt {
   @Column({ type: 'boolean', default: false })
   manual!: boolean;
 
+  /**
+   * `event.updatedAt` of the body sent; with numRetries and the event's row it rebuilds the body exactly.
+   * Null for attempts recorded before it was kept.
+   */
+  @Column({ name: 'event_updated_at', type: 'timestamptz', precision: 3, nullable: true })
+  eventUpdatedAt!: Date | null;
+
+  /** When the attempt started: also its svc-timestamp. */
   @Column({ name: 'attempted_at', type: 'timestamptz', precision: 3 })
   attemptedAt!: Date;
 

@@ -17,6 +17,7 @@ export type WebhookRecoveryStatus = (typeof WEBHOOK_RECOVERY_STATUSES)[number];
  */
 @Entity({ name: 'webhook_recoveries' })
 @Index('webhook_recoveries_unfinished', ['orgId'], { unique: true, where: `"status" <> 'COMPLETED'` })
+@Index('webhook_recoveries_org_created', ['orgId', 'createdAt'])
 export class WebhookRecovery {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

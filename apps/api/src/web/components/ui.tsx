@@ -91,10 +91,13 @@ export function Badge(props: { readonly tone: Tone; readonly children?: Componen
   return <span class={`badge badge-${props.tone}`}>{props.children}</span>;
 }
 
-/** Code or JSON, pre-formatted, in a focusable region so it scrolls by keyboard. */
-export function CodeBlock(props: { readonly label: string; readonly text: string }) {
+/**
+ * Code or JSON, pre-formatted, in a focusable region so it scrolls by keyboard; `wrap` folds long lines
+ * (a one-line body) instead.
+ */
+export function CodeBlock(props: { readonly label: string; readonly text: string; readonly wrap?: boolean }) {
   return (
-    <pre class="code" role="region" aria-label={props.label} tabIndex={0}>
+    <pre class={props.wrap ? 'code code-wrap' : 'code'} role="region" aria-label={props.label} tabIndex={0}>
       <code>{props.text}</code>
     </pre>
   );

@@ -1,0 +1,10 @@
+import { IsIn, IsOptional } from 'class-validator';
+
+import { PageQuery } from '../../common/pagination.js';
+
+/** An event's page: the page of its attempts, and `redelivered=1` after the Redeliver button. */
+export class DashboardEventQuery extends PageQuery {
+  @IsOptional()
+  @IsIn(['1'], { message: 'redelivered must be 1' })
+  redelivered?: string;
+}

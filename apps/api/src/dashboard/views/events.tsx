@@ -1,0 +1,128 @@
+// The event log page: the organisation's events, newest first, with the api's filters (entity, KYC event
+// type, delivery status, creation time), and recovery of failed events.
+import { EVENT_STATUSES } from '@svc/db';
+import { ENTITY_NAMES, KYC_EVENT_TYPES } from '@svc/protocol';
+
+import type { ListEventsQuery } from '../../events/dto/list-events.query.js';
+import type { EventLogRow } from '../../events/event-log.repository.js';
+import { Badge, hrefWith, Notice, Pager, Table, Time, type Tone } from '../../web/components/ui.js';
+import type { RecoveryView } from '../../webhooks/recovery.view.js';
+import type { DashboardContext } from '../dashboard-session.guard.js';
+import { DashboardPage } from './dashboard-page.js';
+import { RecoverForm, RecoveryFacts } from './recovery.js';
+
+const TONES: Readonly<Record<string, Tone>> = {
+  DELIVERED: 'good',
+  PENDING: 'warn',
+  FAILED: 'bad',
+  SKIPPED: 'neutral',
+};
+
+export function EventStatus(props: { readonly status: string }) {
+  return <Badge tone={TONES[props.status] ?? 'neutral'}>{props.status}</Badge>;
+}
+
+function Choice(props: {
+  readonly name: string;
+  readonly label: string;
+  readonly values: readonly string[];
+  readonly value: string | undefined;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name}>
+        <option value="">any</option>
+        {props.values.map((value) => (
+          <option key={value} value={value} selected={props.value === value}>
+            {value}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function EventsPage(props: {
+  readonly ctx: DashboardContext;
+  readonly query: ListEventsQuery;
+  readonly events: readonly EventLogRow[];
+  readonly nextCursor: string | null;
+  readonly latestRecovery: RecoveryView | null;
+  readonly defaultSince: string;
+  readonly error?: string | undefined;
+}) {
+  const { query } = props;
+  const filters = {
+    entity: query.entity,
+    eventType: query.eventType,
+    status: query.status,
+    since: query.since,
+    until: query.until,
+  };
+  return (
+    <DashboardPage ctx={props.ctx} title="Events" section="/dashboard/events">
+      {props.error && <Notice kind="error">{props.error}</Notice>}
+      <form method="get" action="/dashboard/events" class="filters" aria-label="Filter events">
+        <Choice name="entity" label="Entity" values={ENTITY_NAMES} value={query.entity} />
+        <Choice name="eventType" label="Event type" values={KYC_EVENT_TYPES} value={query.eventType} />
+        <Choice name="status" label="Delivery status" values={EVENT_STATUSES} value={query.status} />
+        <label>
+          Created since
+          <input type="text" name="since" value={query.since ?? ''} placeholder="2030-01-31T00:00:00Z" />
+        </label>
+        <label>
+          Created before
+          <input type="text" name="until" value={query.until ?? ''} placeholder="2030-02-01T00:00:00Z" />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      <Table
+        caption="Events, newest first"
+        head={['Id', 'Entity', 'Event type', 'Delivery', 'Created']}
+        rows={props.events.length}
+        empty="No event matches."
+      >
+        {props.events.map((event) => (
+          <tr key={event.id}>
+            <td>
+              <a href={`/dashboard/events/${event.id}`}>{event.id}</a>
+            </td>
+            <td>{event.entity}</td>
+            <td>{event.eventType ?? <span class="muted">none</span>}</td>
+            <td>
+              <EventStatus status={event.status} />
+            </td>
+            <td>
+              <Time iso={event.createdAt.toISOString()} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Pager
+        first={query.cursor ? hrefWith('/dashboard/events', filters) : undefined}
+        next={
+          props.nextCursor
+            ? hrefWith('/dashboard/events', { ...filters, cursor: props.nextCursor })
+            : undefined
+        }
+      />
+      <section aria-labelledby="recover-heading">
+        <h2 id="recover-heading">Recover failed events</h2>
+        <p>
+          Redelivers, once each, every FAILED event created since a time and still inside its 24-hour delivery
+          window, to the active webhook.
+        </p>
+        <RecoverForm ctx={props.ctx} since={props.defaultSince} />
+        {props.latestRecovery && (
+          <>
+            <h3>
+              <a href={`/dashboard/events/recoveries/${props.latestRecovery.id}`}>The latest recovery</a>
+            </h3>
+            <RecoveryFacts recovery={props.latestRecovery} />
+          </>
+        )}
+      </section>
+    </DashboardPage>
+  );
+}
