@@ -3,11 +3,17 @@
 // TOTP (codes from otplib, as an authenticator app makes them), the refusals shown on the page, the way
 // back after signing in, sign-out; every page accessible (axe-core), under the CSP, at 375 px and by
 // keyboard. SCREENSHOTS=<dir> saves a picture of each page (scripts/console-screenshots.mjs).
-import type { BrowserContext, Page } from 'playwright-core';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Page } from 'playwright-core';
 
 import { ApiFixture } from './support/app-fixture.js';
-import { BrowserHarness, screenshot, seriousAxeViolations, type WatchedPage } from './support/browser.js';
+import { BrowserHarness } from './support/browser.js';
+import { checkPage, fillSignIn, scrollsSideways, signedIn } from './support/console-browser.js';
 import type { EnrolledOperator } from './support/enrolled-operator.js';
+import { freePort, type OidcPerson, startOidcProvider, TEST_CLIENT } from './support/oidc-provider.js';
 
 jest.setTimeout(90_000);
 
@@ -15,52 +21,37 @@ describe('the operator console in a browser', () => {
   let api: ApiFixture;
   let browser: BrowserHarness;
   let admin: EnrolledOperator;
+  let idp: { issuer: string; close: () => void };
+  let person: OidcPerson = { email: 'nobody@ops.test', emailVerified: false };
 
   beforeAll(async () => {
-    [api, browser] = await Promise.all([ApiFixture.start(), BrowserHarness.launch()]);
+    // Single sign-on: the provider on another site than the api (localhost and 127.0.0.1), as in life.
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/api/v1/admin/sign-in/oidc/callback`;
+    idp = await startOidcProvider(redirectUri, () => person, 'localhost');
+    [api, browser] = await Promise.all([
+      ApiFixture.start(
+        {
+          PORT: String(port),
+          OIDC_ISSUER: idp.issuer,
+          OIDC_CLIENT_ID: TEST_CLIENT.id,
+          OIDC_CLIENT_SECRET: TEST_CLIENT.secret,
+          OIDC_REDIRECT_URI: redirectUri,
+        },
+        { port },
+      ),
+      BrowserHarness.launch(),
+    ]);
     admin = await api.enrolOperator('ADMIN', 'console-admin@ops.test');
   });
 
   afterAll(async () => {
     await browser.close();
     await api.close();
+    idp.close();
   });
 
   const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-  /**
-   * The page is accessible and reported no console error but the failed status it was answered with
-   * (`status`: Chromium reports a page answered 4xx as a failed load).
-   */
-  async function checkPage(tab: WatchedPage, name: string, status?: number): Promise<void> {
-    expect([name, await seriousAxeViolations(tab.page)]).toEqual([name, []]);
-    const errors = tab.consoleErrors.filter(
-      (error) => status === undefined || !error.includes(`status of ${status} `),
-    );
-    expect([name, errors]).toEqual([name, []]);
-    tab.consoleErrors.length = 0;
-    await screenshot(tab.page, name);
-  }
-
-  /** Fills in and sends the sign-in form on the page `tab` shows. */
-  async function fillSignIn(page: Page, operator: EnrolledOperator, code?: string): Promise<void> {
-    await page.getByLabel('E-mail', { exact: true }).fill(operator.email);
-    await page.getByLabel('Password', { exact: true }).fill(operator.password);
-    await page.getByLabel('Code from your authenticator app').fill(code ?? (await operator.code()));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function signedIn(
-    operator: EnrolledOperator,
-    width?: number,
-  ): Promise<{ context: BrowserContext; tab: WatchedPage }> {
-    const context = await browser.context(width === undefined ? {} : { width });
-    const tab = await browser.page(context);
-    await tab.page.goto(`${api.baseUrl}/console/sign-in`);
-    await fillSignIn(tab.page, operator);
-    await tab.page.waitForURL(`${api.baseUrl}/console/`);
-    return { context, tab };
-  }
 
   it('signs in with password and TOTP, shows who and which role, and signs out', async () => {
     const context = await browser.context();
@@ -132,6 +123,77 @@ describe('the operator console in a browser', () => {
     await context.close();
   });
 
+  it('signs in with single sign-on and lands signed in on the console, though the cookie is Strict', async () => {
+    await api.createOperator('SUPPORT', { email: 'sso-person@ops.test' });
+    person = { email: 'sso-person@ops.test', emailVerified: true };
+    const context = await browser.context();
+    const tab = await browser.page(context);
+    await tab.page.goto(`${api.baseUrl}/console/sign-in`);
+    await tab.page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+    await tab.page.getByRole('heading', { level: 1, name: 'Operator console' }).waitFor();
+    expect(tab.page.url()).toBe(`${api.baseUrl}/console/`);
+    await expect(tab.page.locator('header').textContent()).resolves.toContain(
+      'sso-person@ops.test · SUPPORT',
+    );
+    // Not stepped up: single sign-on is not our second factor.
+    await expect(tab.page.locator('main').textContent()).resolves.toContain(
+      'ask for a code from your authenticator app',
+    );
+    const [cookie] = (await context.cookies(api.baseUrl)).filter((c) => c.name === 'svc_operator_session');
+    expect(cookie).toMatchObject({ sameSite: 'Strict', httpOnly: true });
+    await context.close();
+  });
+
+  it('opens a console page linked from another site signed in, though the cookie is Strict', async () => {
+    // Another site (localhost is not 127.0.0.1's site) with a link into the console, as a chat would have.
+    const target = `${api.baseUrl}/console/?from=chat`;
+    const elsewhere = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Chat</title><a href="${target}">the console</a>`);
+    }).listen(0, '127.0.0.1');
+    await once(elsewhere, 'listening');
+    const chat = `http://localhost:${(elsewhere.address() as AddressInfo).port}/`;
+    try {
+      for (const signedInFirst of [true, false]) {
+        const context = signedInFirst
+          ? (await signedIn(browser, api, admin)).context
+          : await browser.context();
+        const tab = await browser.page(context);
+        const landings: { status: number; reloads: boolean; cookie: boolean }[] = [];
+        tab.page.on('response', (response) => {
+          if (!response.url().startsWith(target)) return;
+          void (async () => {
+            const headers = await response.request().allHeaders();
+            landings.push({
+              status: response.status(),
+              reloads: (await response.text().catch(() => '')).includes('http-equiv="refresh"'),
+              cookie: (headers.cookie ?? '').includes('svc_operator_session'),
+            });
+          })();
+        });
+        await tab.page.goto(chat);
+        await tab.page.getByRole('link', { name: 'the console' }).click();
+        await tab.page.getByRole('heading', { level: 1 }).waitFor();
+        if (signedInFirst) {
+          // The cross-site arrival came without the cookie: the page that reloads, then the console with it.
+          await expect(heading(tab.page)).resolves.toBe('Operator console');
+          expect(tab.page.url()).toBe(target);
+          expect(landings).toEqual([
+            { status: 200, reloads: true, cookie: false },
+            { status: 200, reloads: false, cookie: true },
+          ]);
+        } else {
+          // Without a session the reload goes on to sign in (the home page is where it returns): no loop.
+          await tab.page.waitForURL(`${api.baseUrl}/console/sign-in`);
+          await expect(heading(tab.page)).resolves.toBe('Sign in');
+        }
+        await context.close();
+      }
+    } finally {
+      elsewhere.close();
+    }
+  });
+
   it('refuses a sign-in form sent from another site', async () => {
     const response = await fetch(`${api.baseUrl}/console/sign-in`, {
       method: 'POST',
@@ -143,13 +205,12 @@ describe('the operator console in a browser', () => {
   });
 
   it('works by keyboard and reads at 375 px', async () => {
-    const { context, tab } = await signedIn(admin, 375);
+    const { context, tab } = await signedIn(browser, api, admin, 375);
     await tab.page.keyboard.press('Tab');
     await expect(tab.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Skip to content',
     );
-    const overflow = await tab.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-    expect(overflow).toBe(false);
+    await expect(scrollsSideways(tab.page)).resolves.toBe(false);
     await checkPage(tab, 'mobile-home');
     await context.close();
   });

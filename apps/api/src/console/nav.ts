@@ -10,6 +10,7 @@ import type { NavLink } from '../web/components/layout.js';
 export const CONSOLE_PATH = '/console';
 export const CONSOLE_HOME = '/console/';
 export const CONSOLE_SIGN_IN = '/console/sign-in';
+export const KYC_QUEUE = '/console/kyc';
 
 export interface ConsoleSection extends NavLink {
   /** The least role that opens it. */
@@ -20,6 +21,12 @@ export interface ConsoleSection extends NavLink {
 
 export const CONSOLE_NAV: readonly ConsoleSection[] = [
   { href: CONSOLE_HOME, label: 'Home', role: 'SUPPORT', description: 'Who you are and where to go.' },
+  {
+    href: KYC_QUEUE,
+    label: 'KYC review',
+    role: 'KYC_REVIEWER',
+    description: 'Users waiting for a KYC decision, oldest first: their files, documents and decisions.',
+  },
 ];
 
 /** The sections `role` may open. */
