@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 
 import { ApiFixture } from './support/app-fixture.js';
 import { BrowserHarness } from './support/browser.js';
+import { ConsoleStepUpModule, sensitiveActions } from './support/console-step-up.module.js';
 import { checkPage, fillSignIn, scrollsSideways, signedIn } from './support/console-browser.js';
 import type { EnrolledOperator } from './support/enrolled-operator.js';
 import { freePort, type OidcPerson, startOidcProvider, TEST_CLIENT } from './support/oidc-provider.js';
@@ -38,7 +39,7 @@ describe('the operator console in a browser', () => {
           OIDC_CLIENT_SECRET: TEST_CLIENT.secret,
           OIDC_REDIRECT_URI: redirectUri,
         },
-        { port },
+        { port, testModules: [ConsoleStepUpModule] },
       ),
       BrowserHarness.launch(),
     ]);
@@ -192,6 +193,43 @@ describe('the operator console in a browser', () => {
     } finally {
       elsewhere.close();
     }
+  });
+
+  it('asks a session that is not stepped up for a code on a sensitive form, and acts only with a good one', async () => {
+    const { context, tab } = await signedIn(browser, api, admin);
+    const url = `${api.baseUrl}/console/test-step-up`;
+    // Just signed in: the sign-in's code counts, no field is asked for.
+    await tab.page.goto(url);
+    await expect(tab.page.locator('main').textContent()).resolves.toContain('No code needed');
+    // The step-up window has passed.
+    await api.rows(
+      "UPDATE operator_sessions SET second_factor_at = now() - interval '1 day' WHERE operator_id = $1",
+      [admin.id],
+    );
+    await tab.page.goto(url);
+    const field = tab.page.getByLabel(/Code from your authenticator app/);
+    await checkPage(tab, 'step-up', undefined);
+    // Without a code (the browser's own check taken away): refused, not done.
+    await field.evaluate((input) => input.removeAttribute('required'));
+    const without = tab.page.waitForResponse((response) => response.request().method() === 'POST');
+    await tab.page.getByRole('button', { name: 'Do it' }).click();
+    expect((await without).status()).toBe(403);
+    await expect(tab.page.locator('main').textContent()).resolves.toContain('step_up_required');
+    // A wrong code: refused, not done.
+    await tab.page.goto(url);
+    await field.fill('000000');
+    await tab.page.getByRole('button', { name: 'Do it' }).click();
+    await expect(tab.page.locator('main').textContent()).resolves.toContain('code: the code is wrong');
+    expect(sensitiveActions.count).toBe(0);
+    // A good code steps the session up and the action runs; the next form needs none.
+    await tab.page.goto(url);
+    await field.fill(await admin.code());
+    await tab.page.getByRole('button', { name: 'Do it' }).click();
+    await expect(tab.page.getByRole('status').textContent()).resolves.toBe('Done.');
+    expect(sensitiveActions.count).toBe(1);
+    await tab.page.goto(url);
+    await expect(tab.page.locator('main').textContent()).resolves.toContain('No code needed');
+    await context.close();
   });
 
   it('refuses a sign-in form sent from another site', async () => {
