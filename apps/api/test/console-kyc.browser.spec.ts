@@ -390,4 +390,27 @@ describe('KYC review in the console', () => {
     expect(await api.rows("SELECT 1 FROM audit_log WHERE action = 'kyc.reject'")).toEqual([]);
     await context.close();
   });
+
+  it('pages the queue by 50, in the same order', async () => {
+    // 55 more users waiting, made directly (the queue reads users; how they got there is tested above).
+    await api.rows(
+      `INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, kyc_state, kyc_expires_at)
+       SELECT $1, 'bulk-' || lpad(n::text, 2, '0'), false, true, 'PENDING', 'KYC_FORM_SUBMITTED',
+              now() + interval '40 days' + n * interval '1 minute'
+         FROM generate_series(1, 55) AS n`,
+      [org.orgId],
+    );
+    const { context, tab } = await signedIn(browser, api, operators.KYC_REVIEWER);
+    await tab.page.goto(`${api.baseUrl}/console/kyc`);
+    const users = () => tab.page.locator('tbody tr td:nth-child(3)').allTextContents();
+    const first = await users();
+    expect(first).toHaveLength(50);
+    expect(first.slice(0, 2)).toEqual(['applicant', 'hostile']);
+    await tab.page.getByRole('link', { name: 'Next page' }).click();
+    const second = await users();
+    expect(second).toEqual(['bulk-49', 'bulk-50', 'bulk-51', 'bulk-52', 'bulk-53', 'bulk-54', 'bulk-55']);
+    await expect(tab.page.getByRole('link', { name: 'Next page' }).count()).resolves.toBe(0);
+    await expect(tab.page.locator('main').textContent()).resolves.toContain('57 waiting for a decision');
+    await context.close();
+  });
 });

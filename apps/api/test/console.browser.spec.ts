@@ -232,6 +232,28 @@ describe('the operator console in a browser', () => {
     await context.close();
   });
 
+  it('answers throttling as a page that says when to try again', async () => {
+    const person = await api.enrolOperator('SUPPORT', 'throttled@ops.test');
+    const context = await browser.context();
+    const tab = await browser.page(context);
+    await tab.page.goto(`${api.baseUrl}/console/sign-in`);
+    // The account's failures reach the limit (SIGN_IN_ACCOUNT_LIMIT, 5): then even the right code is refused.
+    for (let attempt = 0; attempt < 5; attempt++) await fillSignIn(tab.page, person, '000000');
+    const refused = tab.page.waitForResponse((response) => response.request().method() === 'POST');
+    await fillSignIn(tab.page, person);
+    const answer = await refused;
+    expect(answer.status()).toBe(429);
+    expect(Number(answer.headers()['retry-after'])).toBeGreaterThan(0);
+    await expect(tab.page.getByRole('alert').textContent()).resolves.toMatch(
+      /^Too many sign-in attempts: try again in \d+ seconds\.$/,
+    );
+    // The five refusals were 401 pages; the last a 429.
+    expect(tab.consoleErrors.splice(0, 5).every((error) => error.includes('status of 401 '))).toBe(true);
+    await checkPage(tab, 'sign-in-throttled', 429);
+    expect(await context.cookies()).toEqual([]);
+    await context.close();
+  });
+
   it('refuses a sign-in form sent from another site', async () => {
     const response = await fetch(`${api.baseUrl}/console/sign-in`, {
       method: 'POST',
