@@ -133,7 +133,9 @@ describe('KYC review in the console', () => {
   });
 
   afterAll(async () => {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGTERM');
+    await exited;
     await browser.close();
     await receiver.close();
     await api.close();
