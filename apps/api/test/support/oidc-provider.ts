@@ -1,5 +1,6 @@
 // Test support: a real OpenID provider (oidc-provider) on loopback whose login step answers at once for
-// the person the test names, as operator-oidc.e2e.spec.ts sets one up, for the console's browser test.
+// the person the test names; for the single sign-on tests (operator-oidc.e2e.spec.ts over HTTP,
+// console.browser.spec.ts in a browser).
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
