@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Retakes the pictures of the operator console in docs/console/ (shown in the README and docs/console.md):
-// runs the console's browser tests (apps/api/test/console.browser.spec.ts and console-kyc.browser.spec.ts)
+// runs the console's browser tests (apps/api/test/console*.browser.spec.ts)
 // with SCREENSHOTS set, which saves a picture of each page they check. Needs a built checkout (`npm test` or
 // `pnpm exec turbo run build`: the KYC test spawns the built webhook worker) and Node >= 24.9 (set
 // SERVICE_NODE to it when the system Node is older, as npm test does).
@@ -21,6 +21,7 @@ const result = spawnSync(
     '--vm-modules',
     'test/console.browser.spec.ts',
     'test/console-kyc.browser.spec.ts',
+    'test/console-kyc-documents.browser.spec.ts',
   ],
   { cwd: join(root, 'apps', 'api'), stdio: 'inherit', env: { ...process.env, SCREENSHOTS: out } },
 );

@@ -1,8 +1,8 @@
 // KYC review in the operator console, in a real browser (issue 14, point 4): the queue oldest first with
-// its age, a user's file with the documents shown inline, a full review from the queue to the KYC_COMPLETED
-// webhook a real receiver on loopback gets from the real delivery worker (apps/webhooks/dist/main.js, spawned
-// as operators run it), each role allowed and refused on each page and form (nothing written), CSRF, and
-// uploads that carry script and never run.
+// its age and its pages, a full review from the queue to the KYC_COMPLETED webhook a real receiver on
+// loopback gets from the real delivery worker (apps/webhooks/dist/main.js, spawned as operators run it),
+// each role allowed and refused on each page and form (nothing written), and CSRF. The documents' display
+// and safety are in console-kyc-documents.browser.spec.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,24 +10,16 @@ import { join } from 'node:path';
 
 import type { OperatorRole } from '@svc/db';
 import { TestReceiver } from '@svc/webhook-sender/testing';
-import type { APIRequestContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
 import { BrowserHarness } from './support/browser.js';
-import { checkPage, pngImage, scrollsSideways, signedIn } from './support/console-browser.js';
+import { checkPage, signedIn } from './support/console-browser.js';
+import { csrfOf, enrolEveryRole, kycStateOf, postForm, seedQueue } from './support/console-kyc.js';
 import type { EnrolledOperator } from './support/enrolled-operator.js';
 
 const WORKER_MAIN = join(__dirname, '..', '..', 'webhooks', 'dist', 'main.js');
 const SECRET = 'whsec_console-kyc-browser-0123456789';
-const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n', 'latin1');
-/** Passes the upload's check (it starts like a PDF) but is an HTML page with script after that. */
-const POLYGLOT = Buffer.from(
-  '%PDF-1.7\n<html><body><script>alert("polyglot")</script><img src=x onerror="alert(2)"></body></html>',
-  'latin1',
-);
-const SVG = Buffer.from(
-  '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert("svg")</script></svg>',
-);
 
 jest.setTimeout(120_000);
 
@@ -39,45 +31,7 @@ describe('KYC review in the console', () => {
   /** What the worker logged, for a failure's message. */
   let workerLog = '';
   let org: OrgSession;
-  const operators = {} as Record<OperatorRole, EnrolledOperator>;
-
-  async function newUser(orgUserId: string, documents: { name: string; type: string; content: Buffer }[]) {
-    const created = await org.bearer('POST', '/api/v1/user/', { body: { orgUserId, kyc: false, tnc: true } });
-    expect(created.status).toBe(200);
-    for (const document of documents) {
-      const form = new FormData();
-      form.append('docCategory', 'IDENTITY');
-      form.append('docSubCategory', 'PASSPORT');
-      form.append(
-        'file',
-        new Blob([new Uint8Array(document.content)], { type: document.type }),
-        document.name,
-      );
-      const upload = await fetch(`${api.baseUrl}/api/v1/user/${orgUserId}/kyc/documents`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${await org.token(['MANAGE_USERS:WRITE'])}` },
-        body: form,
-      });
-      expect([document.name, upload.status]).toEqual([document.name, 200]);
-    }
-    const submitted = await org.bearer('POST', `/api/v1/user/${orgUserId}/kyc/form`, {
-      body: {
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        dateOfBirth: '1990-04-01',
-        nationality: 'GB',
-        address: { line1: '1 Main Street', city: 'London', postalCode: 'N1 1AA', country: 'GB' },
-      },
-    });
-    expect(submitted.status).toBe(200);
-  }
-
-  const kycState = async (orgUserId: string) =>
-    (
-      await api.rows<{ kyc_state: string }>('SELECT kyc_state FROM users WHERE org_user_id = $1', [orgUserId])
-    )[0]?.kyc_state;
-
-  const fileUrl = (orgUserId: string) => `${api.baseUrl}/console/kyc/${org.orgId}/${orgUserId}`;
+  let operators: Record<OperatorRole, EnrolledOperator>;
 
   beforeAll(async () => {
     if (!existsSync(WORKER_MAIN)) throw new Error(`${WORKER_MAIN} is missing: build the worker first`);
@@ -108,28 +62,8 @@ describe('KYC review in the console', () => {
       body: { url: receiver.url(), secret: SECRET },
     });
     expect(registered.status).toBe(200);
-    for (const role of ['ADMIN', 'KYC_REVIEWER', 'TRADING_OPS', 'SUPPORT'] as const) {
-      operators[role] = await api.enrolOperator(
-        role,
-        `console-${role.toLowerCase().replace('_', '-')}@ops.test`,
-      );
-    }
-    await newUser('waiting-longest', [{ name: 'passport.pdf', type: 'application/pdf', content: PDF }]);
-    await newUser('applicant', [
-      { name: 'photo.png', type: 'image/png', content: pngImage(240, 150, [40, 110, 180]) },
-      { name: 'passport.pdf', type: 'application/pdf', content: PDF },
-    ]);
-    await newUser('hostile', [{ name: 'tricky.pdf', type: 'application/pdf', content: POLYGLOT }]);
-    // A document stored as SVG (as if an older upload check had let it in): it must never be shown.
-    await api.rows(
-      `INSERT INTO kyc_documents (org_id, user_id, doc_category, doc_sub_category, file_name, content_type, size_bytes, sha256, content)
-       SELECT org_id, id, 'IDENTITY', 'PASSPORT', 'face.svg', 'image/svg+xml', $2, 'none', $3 FROM users WHERE org_user_id = $1`,
-      ['hostile', SVG.length, SVG],
-    );
-    // The first has waited two days (its expiry was set when its form came in).
-    await api.rows(
-      "UPDATE users SET kyc_expires_at = kyc_expires_at - interval '2 days 3 hours' WHERE org_user_id = 'waiting-longest'",
-    );
+    operators = await enrolEveryRole(api);
+    await seedQueue(org);
   });
 
   afterAll(async () => {
@@ -142,13 +76,7 @@ describe('KYC review in the console', () => {
   });
 
   const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-  /** A form's CSRF token on the page the tab shows (the sign-out form has one on every page). */
-  const csrfOf = (page: Page) => page.locator('input[name="_csrf"]').first().inputValue();
-
-  async function post(request: APIRequestContext, url: string, form: Record<string, string>) {
-    return request.post(url, { form, headers: { origin: api.baseUrl }, maxRedirects: 0 });
-  }
+  const fileUrl = (orgUserId: string) => `${api.baseUrl}/console/kyc/${org.orgId}/${orgUserId}`;
 
   it('lists the waiting KYC oldest first with its age, for a reviewer and an ADMIN', async () => {
     for (const role of ['KYC_REVIEWER', 'ADMIN'] as const) {
@@ -201,7 +129,7 @@ describe('KYC review in the console', () => {
         ['reject', 'reason'],
         ['request-information', 'message'],
       ] as const) {
-        const answer = await post(tab.page.request, `${fileUrl('applicant')}/${step}`, {
+        const answer = await postForm(api, tab.page.request, `${fileUrl('applicant')}/${step}`, {
           _csrf: csrf,
           [field]: 'looks fine',
         });
@@ -209,7 +137,7 @@ describe('KYC review in the console', () => {
       }
       await context.close();
     }
-    expect(await kycState('applicant')).toBe('KYC_FORM_SUBMITTED');
+    expect(await kycStateOf(api, 'applicant')).toBe('KYC_FORM_SUBMITTED');
     // Only the sign-ins were audited.
     const after = await api.rows<{ action: string }>('SELECT action FROM audit_log ORDER BY id OFFSET $1', [
       (before[0] as { n: number }).n,
@@ -222,101 +150,14 @@ describe('KYC review in the console', () => {
     const theirs = await signedIn(browser, api, operators.ADMIN);
     const other = await csrfOf(theirs.tab.page);
     for (const form of [{ note: 'ok' }, { note: 'ok', _csrf: other }, { note: 'ok', _csrf: 'forged' }]) {
-      const answer = await post(mine.tab.page.request, `${fileUrl('applicant')}/approve`, form);
+      const answer = await postForm(api, mine.tab.page.request, `${fileUrl('applicant')}/approve`, form);
       expect(answer.status()).toBe(403);
       expect(await answer.text()).toContain('CSRF token is missing or wrong');
     }
-    expect(await kycState('applicant')).toBe('KYC_FORM_SUBMITTED');
+    expect(await kycStateOf(api, 'applicant')).toBe('KYC_FORM_SUBMITTED');
     expect(await api.rows("SELECT 1 FROM audit_log WHERE action LIKE 'kyc.%'")).toEqual([]);
     await mine.context.close();
     await theirs.context.close();
-  });
-
-  it('shows a file with its documents inline and served safely', async () => {
-    const { context, tab } = await signedIn(browser, api, operators.KYC_REVIEWER);
-    await tab.page.goto(`${api.baseUrl}/console/kyc`);
-    await tab.page.getByRole('link', { name: 'applicant', exact: true }).click();
-    await tab.page.waitForURL(fileUrl('applicant'));
-    await expect(heading(tab.page)).resolves.toBe('KYC of applicant');
-    const image = tab.page.getByRole('img', { name: /photo\.png/ });
-    await expect(image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(
-      240,
-    );
-    await expect(tab.page.locator('iframe[sandbox=""]').count()).resolves.toBe(1);
-    await expect(tab.page.locator('main').textContent()).resolves.toContain('"firstName": "Ada"');
-    await checkPage(tab, 'kyc-file');
-
-    const src = await image.getAttribute('src');
-    const answer = await tab.page.request.get(`${api.baseUrl}${src}`);
-    expect(answer.status()).toBe(200);
-    expect(answer.headers()).toMatchObject({
-      'content-type': 'image/png',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; frame-ancestors 'self'",
-      'cache-control': 'no-store',
-    });
-    expect(answer.headers()['content-disposition']).toMatch(
-      /^inline; filename="kyc-document-[0-9a-f-]+\.png"$/,
-    );
-    expect((await answer.body()).equals(pngImage(240, 150, [40, 110, 180]))).toBe(true);
-    const download = await tab.page.request.get(`${api.baseUrl}${src}?download=1`);
-    expect(download.headers()['content-disposition']).toMatch(/^attachment; /);
-    // Another organisation's id, or a document of another user: not found.
-    expect(
-      (await tab.page.request.get(`${api.baseUrl}${src!.replace(`/${org.orgId}/`, '/999999/')}`)).status(),
-    ).toBe(404);
-    const [foreign] = await api.rows<{ id: string }>(
-      "SELECT d.id FROM kyc_documents d JOIN users u ON u.id = d.user_id WHERE u.org_user_id = 'hostile' LIMIT 1",
-    );
-    expect((await tab.page.request.get(`${fileUrl('applicant')}/documents/${foreign!.id}`)).status()).toBe(
-      404,
-    );
-
-    // At 375 px the file reads without sideways scrolling.
-    await tab.page.setViewportSize({ width: 375, height: 800 });
-    await expect(scrollsSideways(tab.page)).resolves.toBe(false);
-    await checkPage(tab, 'mobile-kyc-file');
-    await context.close();
-  });
-
-  it('never runs script from an upload: a PDF/HTML polyglot and a stored SVG', async () => {
-    const { context, tab } = await signedIn(browser, api, operators.KYC_REVIEWER);
-    const dialogs: string[] = [];
-    const messages: string[] = [];
-    tab.page.on('dialog', (dialog) => dialogs.push(dialog.message()));
-    tab.page.on('console', (message) => messages.push(message.text()));
-    await tab.page.goto(fileUrl('hostile'));
-    await expect(tab.page.locator('main').textContent()).resolves.toContain(
-      'image/svg+xml (not shown: its content is not what it says)',
-    );
-    await expect(tab.page.locator('main img').count()).resolves.toBe(0);
-    await tab.page.waitForTimeout(1000);
-    const documents = await api.rows<{ id: string; file_name: string }>(
-      "SELECT d.id, d.file_name FROM kyc_documents d JOIN users u ON u.id = d.user_id WHERE u.org_user_id = 'hostile' ORDER BY d.created_at",
-    );
-    const byName = Object.fromEntries(documents.map((row) => [row.file_name, row.id]));
-    const polyglot = await tab.page.request.get(`${fileUrl('hostile')}/documents/${byName['tricky.pdf']}`);
-    expect(polyglot.headers()).toMatchObject({
-      'content-type': 'application/pdf',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; frame-ancestors 'self'",
-    });
-    const svg = await tab.page.request.get(`${fileUrl('hostile')}/documents/${byName['face.svg']}`);
-    expect(svg.headers()).toMatchObject({
-      'content-type': 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; frame-ancestors 'self'",
-    });
-    expect(svg.headers()['content-disposition']).toMatch(
-      /^attachment; filename="kyc-document-[0-9a-f-]+\.bin"$/,
-    );
-    // Opened on its own, the SVG is a download, never a page.
-    const download = tab.page.waitForEvent('download');
-    await tab.page.getByRole('link', { name: 'Download face.svg' }).click();
-    await download;
-    expect(dialogs).toEqual([]);
-    expect(messages.filter((text) => /polyglot|svg|alert/i.test(text))).toEqual([]);
-    await context.close();
   });
 
   it('reviews from the queue to the KYC_COMPLETED webhook, audited as the reviewer', async () => {
@@ -334,7 +175,7 @@ describe('KYC review in the console', () => {
     await message.evaluate((field) => field.removeAttribute('required'));
     await tab.page.getByRole('button', { name: 'Request information' }).click();
     await expect(tab.page.getByRole('alert').textContent()).resolves.toContain('message');
-    expect(await kycState('waiting-longest')).toBe('KYC_FORM_SUBMITTED');
+    expect(await kycStateOf(api, 'waiting-longest')).toBe('KYC_FORM_SUBMITTED');
     expect(tab.consoleErrors.splice(0).every((error) => error.includes('status of 400 '))).toBe(true);
 
     await tab.page.getByLabel(/^Note/).fill('Passport checked against the photo');
@@ -345,7 +186,7 @@ describe('KYC review in the console', () => {
     );
     await expect(tab.page.locator('tbody').textContent()).resolves.not.toContain('waiting-longest');
     await checkPage(tab, 'kyc-decided');
-    expect(await kycState('waiting-longest')).toBe('KYC_COMPLETED');
+    expect(await kycStateOf(api, 'waiting-longest')).toBe('KYC_COMPLETED');
 
     const [audit] = await api.rows<{ actor: string; operator_id: string; details: Record<string, unknown> }>(
       "SELECT actor, operator_id, details FROM audit_log WHERE action = 'kyc.approve'",
@@ -384,7 +225,7 @@ describe('KYC review in the console', () => {
     expect(completed()?.request.verified).toBe(true);
 
     // Deciding again: the state moved on, a 409 page, nothing more written.
-    const again = await post(tab.page.request, `${fileUrl('waiting-longest')}/reject`, {
+    const again = await postForm(api, tab.page.request, `${fileUrl('waiting-longest')}/reject`, {
       _csrf: await csrfOf(tab.page),
       reason: 'too late',
     });
