@@ -9,6 +9,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { EnvelopeInterceptor } from './common/envelope.interceptor.js';
 import { AllExceptionsFilter } from './common/exception.filter.js';
 import type { AppConfig } from './config/config.js';
+import { ConsoleModule } from './console/console.module.js';
 import { CoreModule } from './core.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
@@ -65,6 +66,7 @@ export class AppModule {
         UsersModule,
         WebhooksModule,
         DashboardModule.forRoot(orders),
+        ConsoleModule,
         ...(deps.testModules ?? []),
       ],
       providers: [

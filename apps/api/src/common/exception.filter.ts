@@ -14,6 +14,7 @@ import { AppError, ERRORS, errorMessage, InsufficientScopeError, statusText } fr
 import { LOGGER } from './logger.js';
 import { ErrorPage } from '../web/components/error-page.js';
 import { renderHtml } from '../web/web-answer.js';
+import { signedOutAnswer } from '../web/signed-out-answer.js';
 import { webAreaHome, webAreaOf } from '../web/web-areas.js';
 
 /** Errors meaning PostgreSQL is not reachable (connection refused or dropped, shutting down, too busy). */
@@ -53,6 +54,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // A web area's failures are pages (web/components/error-page.tsx), never cached.
       httpAdapter.setHeader(reply, 'content-type', 'text/html; charset=utf-8');
       httpAdapter.setHeader(reply, 'cache-control', 'no-store');
+      const signedOut = status === 401 ? signedOutAnswer(area, request) : null;
+      if (signedOut?.kind === 'redirect') {
+        httpAdapter.setHeader(reply, 'location', signedOut.location);
+        httpAdapter.reply(reply, '', 303);
+        return;
+      }
+      if (signedOut?.kind === 'reload') {
+        httpAdapter.reply(reply, signedOut.html, 200);
+        return;
+      }
       httpAdapter.reply(reply, renderHtml(ErrorPage({ status, message, area: webAreaHome(area) })), status);
       return;
     }

@@ -17,6 +17,23 @@ export type NewKycDocument = Pick<
   | 'content'
 >;
 
+/** A user waiting for an operator's decision, as the review queue lists them. */
+export interface KycQueueRow {
+  readonly orgId: number;
+  readonly orgName: string;
+  readonly orgUserId: string;
+  readonly userId: string;
+  /** When the wait ends in KYC_EXPIRED; set when the form was submitted, so it orders the queue. */
+  readonly expiresAt: Date;
+  readonly documents: number;
+}
+
+/** Where a queue page starts: after this (expiresAt, user id). */
+export interface KycQueueCursor {
+  readonly expiresAt: Date;
+  readonly userId: string;
+}
+
 export type NewKycReview = Pick<
   KycReview,
   'orgId' | 'userId' | 'eventType' | 'message' | 'reviewer' | 'eventId'
@@ -51,6 +68,74 @@ export class KycRepository {
       where: { userId },
       order: { createdAt: 'ASC' },
     });
+  }
+
+  /** One document with its content, if it is the user's; null otherwise. */
+  documentWithContent(
+    manager: EntityManager,
+    userId: string,
+    documentId: string,
+  ): Promise<KycDocument | null> {
+    return manager.findOne(KycDocument, {
+      select: { ...DOCUMENT_COLUMNS, content: true },
+      where: { id: documentId, userId },
+    });
+  }
+
+  /** The first bytes of each of the user's documents, by id: enough to tell their type. */
+  async documentHeads(manager: EntityManager, userId: string): Promise<Map<string, Buffer>> {
+    const rows = await manager.query<{ id: string; head: Buffer }[]>(
+      'SELECT id, substring(content FROM 1 FOR 16) AS head FROM kyc_documents WHERE user_id = $1',
+      [userId],
+    );
+    return new Map(rows.map((row) => [row.id, row.head]));
+  }
+
+  /**
+   * Users of every organisation whose form waits for a decision (`states`), the longest waiting first:
+   * ordered by kyc_expires_at (set when the form was submitted, indexed), then id; `limit` of them after
+   * `after`, and how many wait in all.
+   */
+  async reviewQueue(
+    manager: EntityManager,
+    states: readonly string[],
+    limit: number,
+    after: KycQueueCursor | null,
+  ): Promise<{ rows: KycQueueRow[]; total: number }> {
+    const rows = await manager.query<
+      {
+        org_id: number;
+        org_name: string;
+        org_user_id: string;
+        id: string;
+        kyc_expires_at: Date;
+        documents: number;
+      }[]
+    >(
+      `SELECT u.org_id, o.name AS org_name, u.org_user_id, u.id, u.kyc_expires_at,
+              (SELECT count(*)::int FROM kyc_documents d WHERE d.user_id = u.id) AS documents
+         FROM users u JOIN organisations o ON o.id = u.org_id
+        WHERE u.kyc_state = ANY($1) AND u.kyc_expires_at IS NOT NULL
+          AND ($2::timestamptz IS NULL OR (u.kyc_expires_at, u.id) > ($2::timestamptz, $3::bigint))
+        ORDER BY u.kyc_expires_at, u.id
+        LIMIT $4`,
+      [states, after?.expiresAt ?? null, after?.userId ?? '0', limit],
+    );
+    const [count] = await manager.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM users WHERE kyc_state = ANY($1)',
+      [states],
+    );
+    return {
+      rows: rows.map((row) => ({
+        orgId: row.org_id,
+        orgName: row.org_name,
+        orgUserId: row.org_user_id,
+        userId: row.id,
+        expiresAt: row.kyc_expires_at,
+        documents: row.documents,
+      })),
+      total: count?.n ?? 0,
+    };
   }
 
   async insertReview(manager: EntityManager, review: NewKycReview): Promise<void> {

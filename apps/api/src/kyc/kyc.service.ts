@@ -2,13 +2,13 @@
 // change locks the user row, asks the state machine, and writes the change, its events
 // (docs/api-guide.md#events) with their delivery jobs, and for operators the audit row, in one transaction.
 import { Inject, Injectable } from '@nestjs/common';
-import type { KycDecisionEvent, KycState, User } from '@svc/db';
+import type { KycDecisionEvent, KycDocument, KycState, User } from '@svc/db';
 import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
-import { conflict } from '../common/errors.js';
+import { conflict, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -26,7 +26,7 @@ import {
   userChangesAfter,
   type KycStep,
 } from './kyc-state-machine.js';
-import { KycRepository } from './kyc.repository.js';
+import { type KycQueueCursor, type KycQueueRow, KycRepository } from './kyc.repository.js';
 import { kycView, type KycView } from './kyc.view.js';
 
 /** An operator's decision and the text that goes with it. */
@@ -73,6 +73,41 @@ export class KycService {
       this.dataSource.manager,
       await this.users.find(this.dataSource.manager, orgId, orgUserId),
     );
+  }
+
+  /**
+   * The review queue (docs/console.md#kyc-review): users of every organisation whose form waits for an
+   * operator's decision, the longest waiting first, each with when it was submitted.
+   */
+  async reviewQueue(
+    limit: number,
+    after: KycQueueCursor | null,
+  ): Promise<{ items: (KycQueueRow & { submittedAt: Date })[]; total: number }> {
+    const waiting = KYC_TRANSITIONS.approve.from;
+    const { rows, total } = await this.kyc.reviewQueue(this.dataSource.manager, waiting, limit, after);
+    return {
+      items: rows.map((row) => ({ ...row, submittedAt: this.waitingSince(row.expiresAt) })),
+      total,
+    };
+  }
+
+  /** When a step that expires at `expiresAt` began: its expiry is set KYC_EXPIRY_DAYS after it. */
+  waitingSince(expiresAt: Date): Date {
+    return new Date(expiresAt.getTime() - this.config.kycExpiryDays * DAY_MS);
+  }
+
+  /** One of the user's documents with its content; 404 when the user or the document is not there. */
+  async document(orgId: number, orgUserId: string, documentId: string): Promise<KycDocument> {
+    const user = await this.users.find(this.dataSource.manager, orgId, orgUserId);
+    const document = await this.kyc.documentWithContent(this.dataSource.manager, user.id, documentId);
+    if (!document) throw notFound(`document ${documentId} is not one of this user's`);
+    return document;
+  }
+
+  /** The first bytes of each of the user's documents, by id (the console tells their type by them). */
+  async documentHeads(orgId: number, orgUserId: string): Promise<Map<string, Buffer>> {
+    const user = await this.users.find(this.dataSource.manager, orgId, orgUserId);
+    return this.kyc.documentHeads(this.dataSource.manager, user.id);
   }
 
   async uploadDocument(

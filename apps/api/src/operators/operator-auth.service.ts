@@ -66,8 +66,14 @@ export class OperatorAuthService {
 
   /** Whether the principal showed a second factor within the step-up window. */
   steppedUp(principal: OperatorPrincipal, now = Date.now()): boolean {
-    const window = this.config.operators.stepUpMinutes * 60_000;
-    return principal.secondFactorAt !== null && now - principal.secondFactorAt.getTime() <= window;
+    return (
+      principal.secondFactorAt !== null && now - principal.secondFactorAt.getTime() <= this.stepUpWindowMs()
+    );
+  }
+
+  /** How long a second factor counts as a step-up (OPERATOR_STEP_UP_MINUTES). */
+  stepUpWindowMs(): number {
+    return this.config.operators.stepUpMinutes * 60_000;
   }
 
   /** RFC 9470's step-up challenge: authenticated, but not recently enough with a second factor. */
@@ -118,7 +124,11 @@ export class OperatorAuthService {
     return principalOf(live.operator, 'token', live.id, live.secondFactorAt);
   }
 
-  private async fromSession(token: string): Promise<OperatorPrincipal> {
+  /**
+   * The operator of a console session cookie's value, or the 401 when the session has ended; also what
+   * the console's pages authenticate with (console/console.guard.ts), with their own CSRF check.
+   */
+  async fromSession(token: string): Promise<OperatorPrincipal> {
     const now = new Date();
     const idleMs = this.config.operators.sessionIdleMinutes * 60_000;
     const live = await this.operators.findLiveSession(

@@ -35,6 +35,7 @@ import { SignInService } from './sign-in.service.js';
     OperatorsService,
     PersonalTokensService,
     EnrolmentService,
+    SignInService,
   ],
 })
 export class OperatorsModule {}

@@ -16,9 +16,36 @@ export interface WebArea {
   readonly path: string;
   /** Its name, as the header of its pages shows it. */
   readonly name: string;
+  /** What its error pages add to an error's text, by status: where to go from there. */
+  readonly hints: Readonly<Record<number, string>>;
+  /**
+   * Its sign-in page, when people sign in there: a page asked for without a session (a 401 on a GET) is
+   * redirected to it, with the page to return to (web/signed-out-answer.tsx).
+   */
+  readonly signIn?: string;
 }
 
-export const WEB_AREAS: readonly WebArea[] = [{ path: '/dashboard', name: 'Organisation dashboard' }];
+export const WEB_AREAS: readonly WebArea[] = [
+  {
+    path: '/dashboard',
+    name: 'Organisation dashboard',
+    hints: {
+      401: "Your session has ended or this link was already used. Ask your organisation's backend for a new sign-in link.",
+      403: 'This session was not given the permission this needs. Ask for a link with it.',
+      404: 'There is nothing here, or it belongs to another organisation.',
+    },
+  },
+  {
+    path: '/console',
+    name: 'Operator console',
+    hints: {
+      401: 'Your console session has ended: sign in again.',
+      403: 'Your role does not allow this. An ADMIN can change your role (docs/console.md#roles).',
+      404: 'There is nothing here.',
+    },
+    signIn: '/console/sign-in',
+  },
+];
 
 /** The one stylesheet and the small script every area shares, from apps/api/public. */
 export const ASSETS_PATH = '/assets';
@@ -71,7 +98,11 @@ export function webPageRoutes(app: INestApplicationContext): WebRoute[] {
   return routes;
 }
 
-/** The area as its pages' header shows it: its name, and its home page. */
-export function webAreaHome(area: WebArea): { name: string; home: string } {
-  return { name: area.name, home: `${area.path}/` };
+/** The area as its pages show it: its name, its home page and its error pages' hints. */
+export function webAreaHome(area: WebArea): {
+  name: string;
+  home: string;
+  hints: Readonly<Record<number, string>>;
+} {
+  return { name: area.name, home: `${area.path}/`, hints: area.hints };
 }

@@ -8,11 +8,16 @@ import { RawResponse } from '../common/envelope.interceptor.js';
 import { WebPageInterceptor } from './web-page.interceptor.js';
 import { WEB_PAGES_METADATA } from './web-areas.js';
 
-export const WebPages = () =>
+export const WebPages = () => applyDecorators(WebFiles(), UseInterceptors(WebPageInterceptor));
+
+/**
+ * A controller of a web area that answers files rather than pages (a KYC document in the console): the
+ * same, but its handlers write the answer themselves (`@Res()`).
+ */
+export const WebFiles = () =>
   applyDecorators(
     SetMetadata(WEB_PAGES_METADATA, true),
     ApiExcludeController(),
     AUTH_METADATA.public(),
     RawResponse(),
-    UseInterceptors(WebPageInterceptor),
   );

@@ -8,7 +8,11 @@ import type { DashboardContext } from '../dashboard-session.guard.js';
 import { DASHBOARD_NAV } from '../nav.js';
 
 const AREA = webAreaHome(
-  WEB_AREAS.find((area) => area.path === '/dashboard') ?? { path: '/dashboard', name: 'Dashboard' },
+  WEB_AREAS.find((area) => area.path === '/dashboard') ?? {
+    path: '/dashboard',
+    name: 'Dashboard',
+    hints: {},
+  },
 );
 
 export function DashboardPage(props: {

@@ -13,19 +13,18 @@ const TITLES: Readonly<Record<number, string>> = {
   503: 'Unavailable',
 };
 
-const HINTS: Readonly<Record<number, string>> = {
-  401: "Your session has ended or this link was already used. Ask your organisation's backend for a new sign-in link.",
-  403: 'This session was not given the permission this needs. Ask for a link with it.',
-  404: 'There is nothing here, or it belongs to another organisation.',
-};
-
 export function ErrorPage(props: {
   readonly status: number;
   readonly message: string;
-  readonly area: { readonly name: string; readonly home: string };
+  readonly area: {
+    readonly name: string;
+    readonly home: string;
+    /** What to do next, by status (web-areas.ts). */
+    readonly hints?: Readonly<Record<number, string>>;
+  };
 }) {
   const title = TITLES[props.status] ?? 'Something went wrong';
-  const hint = HINTS[props.status];
+  const hint = props.area.hints?.[props.status];
   return (
     <Layout title={title} area={props.area}>
       <Notice kind="error">{props.message}</Notice>

@@ -21,6 +21,8 @@ export interface LayoutProps {
   /** Who is signed in, shown in the header. */
   readonly who?: ComponentChildren;
   readonly signOut?: { readonly action: string; readonly csrf: string };
+  /** More elements for the head (a meta refresh). */
+  readonly head?: ComponentChildren;
   readonly children?: ComponentChildren;
 }
 
@@ -33,6 +35,7 @@ export function Layout(props: LayoutProps) {
         <title>{`${props.title} · ${props.area.name}`}</title>
         <link rel="stylesheet" href={`${ASSETS_PATH}/web.css`} />
         <script src={`${ASSETS_PATH}/web.js`} defer />
+        {props.head}
       </head>
       <body>
         <a class="skip-link" href="#main">

@@ -1,0 +1,19 @@
+// The console's home page (/console/): every operator may open it.
+import { Controller, Get, UseGuards } from '@nestjs/common';
+
+import { RequireRole } from '../../auth/decorators.js';
+import { page } from '../../web/web-answer.js';
+import { WebPages } from '../../web/web-pages.decorator.js';
+import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { HomePage } from '../views/home.js';
+
+@WebPages()
+@UseGuards(ConsoleGuard)
+@Controller('console')
+export class ConsoleHomeController {
+  @Get()
+  @RequireRole('SUPPORT')
+  show(@OperatorConsole() ctx: ConsoleContext) {
+    return page(<HomePage ctx={ctx} />);
+  }
+}
