@@ -305,4 +305,39 @@ describe('the console administration by role', () => {
     );
     expect(key).toEqual({ label: 'with code' });
   });
+  it("refuses a credential of one organisation through another's page, and writes nothing", async () => {
+    const admin = clients.get('ADMIN')!;
+    const owner = await freshOrg();
+    const other = await freshOrg();
+    const key = await liveKey(owner);
+    const client = await liveClient(owner);
+    const before = await written();
+    const viaKey = await admin.post(`/console/orgs/${other}/api-keys/${key}/revoke`);
+    const viaClient = await admin.post(`/console/orgs/${other}/oauth-clients/${client}/revoke`);
+    expect([viaKey.status, viaClient.status]).toEqual([404, 404]);
+    expect(await written()).toEqual(before);
+    expect((await admin.get('/console/orgs/2147483647')).status).toBe(404);
+  });
+
+  it('reads webhook health from the indexes, not by scanning every failure', async () => {
+    // Planner statistics on a table of a few rows favour a scan whatever the indexes: as at volume, the
+    // plan is asked for without sequential scans and must then use the new indexes.
+    const plans = await api.dataSource.transaction(async (manager) => {
+      await manager.query('SET LOCAL enable_seqscan = off');
+      const explain = async (sql: string) =>
+        ((await manager.query(`EXPLAIN ${sql}`)) as { 'QUERY PLAN': string }[])
+          .map((row) => row['QUERY PLAN'])
+          .join('\n');
+      return [
+        await explain(
+          "SELECT f.failed_at FROM webhook_failures f WHERE f.org_id = 1 AND f.failed_at > now() - interval '24 hours'",
+        ),
+        await explain('SELECT f.event_id FROM webhook_failures f ORDER BY f.failed_at DESC LIMIT 20'),
+      ];
+    });
+    expect(plans[0]).toContain('webhook_failures_org_failed');
+    expect(plans[1]).toContain('webhook_failures_failed');
+    // And the page itself answers.
+    expect((await clients.get('SUPPORT')!.get('/console/webhooks?show=all')).status).toBe(200);
+  });
 });
