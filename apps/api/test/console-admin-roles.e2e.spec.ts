@@ -325,7 +325,7 @@ describe('the console administration by role', () => {
     const plans = await api.dataSource.transaction(async (manager) => {
       await manager.query('SET LOCAL enable_seqscan = off');
       const explain = async (sql: string) =>
-        ((await manager.query(`EXPLAIN ${sql}`)) as { 'QUERY PLAN': string }[])
+        (await manager.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`))
           .map((row) => row['QUERY PLAN'])
           .join('\n');
       return [
