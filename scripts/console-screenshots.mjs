@@ -22,6 +22,7 @@ const result = spawnSync(
     'test/console.browser.spec.ts',
     'test/console-kyc.browser.spec.ts',
     'test/console-kyc-documents.browser.spec.ts',
+    'test/console-admin.browser.spec.ts',
   ],
   { cwd: join(root, 'apps', 'api'), stdio: 'inherit', env: { ...process.env, SCREENSHOTS: out } },
 );

@@ -8,7 +8,8 @@ import { badRequest } from './errors.js';
 /** Field names come from the request (an unknown key is named): long ones are cut. */
 const MAX_FIELD_NAME = 100;
 
-function messages(errors: ValidationError[], parent = ''): string[] {
+/** Each failed rule as `field message`, nested fields by their path. */
+export function validationMessages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const name =
       error.property.length > MAX_FIELD_NAME ? `${error.property.slice(0, MAX_FIELD_NAME)}…` : error.property;
@@ -18,7 +19,7 @@ function messages(errors: ValidationError[], parent = ''): string[] {
       // class-validator writes "orgUserId must be a string"; nested fields get their full path.
       return text.startsWith(name) ? `${path}${text.slice(name.length)}` : `${path}: ${text}`;
     });
-    return [...own, ...messages(error.children ?? [], path)];
+    return [...own, ...validationMessages(error.children ?? [], path)];
   });
 }
 
@@ -30,7 +31,7 @@ export function createValidationPipe(): ValidationPipe {
     // Types are the DTO's own business: no silent "1" -> 1 conversion of JSON bodies.
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => badRequest(messages(errors).join('; ')),
+    exceptionFactory: (errors) => badRequest(validationMessages(errors).join('; ')),
   });
 }
 

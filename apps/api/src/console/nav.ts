@@ -27,6 +27,32 @@ export const CONSOLE_NAV: readonly ConsoleSection[] = [
     role: 'KYC_REVIEWER',
     description: 'Users waiting for a KYC decision, oldest first: their files, documents and decisions.',
   },
+  {
+    href: '/console/orgs',
+    label: 'Organisations',
+    role: 'SUPPORT',
+    description: 'Create, plan, policy and limits, support e-mails, API keys and OAuth clients.',
+  },
+  { href: '/console/prices', label: 'Prices', role: 'SUPPORT', description: 'The prices orders execute at.' },
+  {
+    href: '/console/notices',
+    label: 'Notices',
+    role: 'SUPPORT',
+    description: 'System notices and the trading halts they cause.',
+  },
+  {
+    href: '/console/webhooks',
+    label: 'Webhooks',
+    role: 'SUPPORT',
+    description: 'Failing webhook endpoints and FAILED events across organisations.',
+  },
+  { href: '/console/audit', label: 'Audit log', role: 'SUPPORT', description: 'Every operator write.' },
+  {
+    href: '/console/operators',
+    label: 'Operators',
+    role: 'ADMIN',
+    description: 'Operator accounts: create, change a role, disable.',
+  },
 ];
 
 /** The sections `role` may open. */

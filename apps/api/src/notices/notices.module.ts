@@ -10,5 +10,6 @@ import { NoticesService } from './notices.service.js';
   imports: [AuditModule, EventsModule],
   controllers: [NoticesController],
   providers: [NoticesRepository, NoticesService],
+  exports: [NoticesService],
 })
 export class NoticesModule {}

@@ -7,6 +7,14 @@ import { findPage, type Keyset, type Page, type PageQuery, ROW_ID } from '../com
 
 const BY_ID: Keyset<SystemNotice, 'id'> = { column: 'id', key: ROW_ID };
 
+/** A pair's halt: from startsAt (at once when null) until endsAt (until an ASSET_ENABLE when null). */
+export interface TradingHalt {
+  readonly symbol: string;
+  readonly noticeId: string;
+  readonly startsAt: Date | null;
+  readonly endsAt: Date | null;
+}
+
 export type NewNotice = Pick<SystemNotice, 'event' | 'entity' | 'message' | 'startTime' | 'endTime'>;
 
 @Injectable()
@@ -37,6 +45,25 @@ export class NoticesRepository {
        WHERE symbol = $1`,
       [symbol, at],
     );
+  }
+
+  /**
+   * The halts in force or still to come (not ended), by symbol: one row per pair at most (trading_halts is
+   * keyed by symbol), so bounded by the number of pairs.
+   */
+  async currentHalts(): Promise<TradingHalt[]> {
+    const rows = await this.dataSource.query<
+      { symbol: string; notice_id: string; starts_at: Date | null; ends_at: Date | null }[]
+    >(
+      `SELECT symbol, notice_id, starts_at, ends_at FROM trading_halts
+       WHERE ends_at IS NULL OR ends_at > now() ORDER BY symbol`,
+    );
+    return rows.map((row) => ({
+      symbol: row.symbol,
+      noticeId: row.notice_id,
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+    }));
   }
 
   find(id: string): Promise<SystemNotice | null> {

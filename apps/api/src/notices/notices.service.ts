@@ -12,7 +12,7 @@ import { EventsService } from '../events/events.service.js';
 import { parseInstant } from '../common/instant.js';
 import type { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { noticeView, type NoticeView, systemInformationData } from './notice.view.js';
-import { NoticesRepository } from './notices.repository.js';
+import { NoticesRepository, type TradingHalt } from './notices.repository.js';
 
 /** The POST answer: the notice and how many organisations its event went to. */
 export type PublishedNotice = NoticeView & { readonly recipients: number };
@@ -57,6 +57,11 @@ export class NoticesService {
     const notice = await this.notices.find(id);
     if (!notice) throw notFound(`no notice ${id}`);
     return noticeView(notice);
+  }
+
+  /** The trading halts notices caused that have not ended. */
+  halts(): Promise<TradingHalt[]> {
+    return this.notices.currentHalts();
   }
 
   async list(query: PageQuery): Promise<Page<NoticeView>> {

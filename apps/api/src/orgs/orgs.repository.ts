@@ -1,7 +1,7 @@
 // Every query of the organisations table (TypeORM throughout: none of it is on a hot path).
 import { Injectable } from '@nestjs/common';
 import { Organisation, type OrgPolicy, WebhookEndpoint } from '@svc/db';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, ILike } from 'typeorm';
 
 import { findPage, INT_ID, type Keyset, type Page, type PageQuery } from '../common/pagination.js';
 
@@ -49,7 +49,10 @@ export class OrgsRepository {
     return manager.save(org);
   }
 
-  list(query: PageQuery): Promise<Page<Organisation>> {
-    return findPage(this.dataSource.getRepository(Organisation), {}, BY_ID, query);
+  /** By id; `nameContains` keeps those whose name holds it, any case (the console's search). */
+  list(query: PageQuery, nameContains?: string): Promise<Page<Organisation>> {
+    const where =
+      nameContains === undefined ? {} : { name: ILike(`%${nameContains.replace(/[\\%_]/g, '\\$&')}%`) };
+    return findPage(this.dataSource.getRepository(Organisation), where, BY_ID, query);
   }
 }

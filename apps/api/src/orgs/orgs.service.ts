@@ -60,12 +60,18 @@ export class OrgsService {
     });
   }
 
+  /** The organisation's policy as stored (decimal strings), e.g. to preview a change to it. */
+  async policyOf(orgId: number): Promise<OrgPolicy> {
+    return (await this.find(this.dataSource.manager, orgId)).policy;
+  }
+
   async get(orgId: number): Promise<AdminOrgView> {
     return adminOrgView(await this.find(this.dataSource.manager, orgId));
   }
 
-  async list(query: PageQuery): Promise<Page<AdminOrgView>> {
-    return mapPage(await this.orgs.list(query), adminOrgView);
+  /** By id; `nameContains` keeps those whose name holds it, any case. */
+  async list(query: PageQuery, nameContains?: string): Promise<Page<AdminOrgView>> {
+    return mapPage(await this.orgs.list(query, nameContains), adminOrgView);
   }
 
   /** Changes the fields sent; the audit entry lists each changed field's old and new value. */

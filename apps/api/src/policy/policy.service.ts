@@ -42,6 +42,62 @@ function canonicalMap(map: Record<string, string>): Record<string, string> {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** What a policy update changes: the new policy, each changed field's old and new value, and the Actions events it emits. */
+export interface PolicyChange {
+  readonly next: OrgPolicy;
+  readonly changes: Record<string, { from: unknown; to: unknown }>;
+  readonly actions: ActionsData[];
+}
+
+/**
+ * The change `input` makes to the policy `old`, written nowhere: the update applies it, and the console
+ * shows it as a preview (which Actions events the change will emit) before the operator confirms.
+ */
+export function planPolicyChange(old: OrgPolicy, input: UpdatePolicyDto): PolicyChange {
+  const next: OrgPolicy = { ...old };
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  const actions: ActionsData[] = [];
+
+  for (const [field, name] of LIMITS) {
+    const sent = input[field];
+    if (sent === undefined) continue;
+    const from = canonicalMap(old[field]);
+    const to = canonicalMap(
+      Object.fromEntries(Object.entries(sent).map(([code, amount]) => [code, amount.toFixed()])),
+    );
+    if (sameJson(from, to)) continue;
+    changes[field] = { from: old[field], to };
+    next[field] = to;
+    actions.push({
+      name,
+      newValues: Object.fromEntries(Object.entries(to).map(([code, text]) => [code, exactNumber(text)])),
+    });
+  }
+
+  if (input.enabledAssets !== undefined) {
+    const from = [...old.enabledAssets].sort();
+    const to = [...input.enabledAssets].sort();
+    if (!sameJson(from, to)) {
+      changes.enabledAssets = { from: old.enabledAssets, to };
+      next.enabledAssets = to;
+      const removed = from.filter((code) => !to.includes(code));
+      const newValues: Record<string, number> = {};
+      for (const code of [...to, ...removed].sort()) newValues[code] = to.includes(code) ? 1 : 0;
+      actions.push({ name: 'ASSET_ENABLE', newValues });
+    }
+  }
+
+  for (const field of RATES) {
+    const sent = input[field];
+    if (sent === undefined) continue;
+    const to = sent.toFixed();
+    if (canonical(old[field]) === to) continue;
+    changes[field] = { from: old[field], to };
+    next[field] = to;
+  }
+  return { next, changes, actions };
+}
+
 @Injectable()
 export class PolicyService {
   constructor(
@@ -57,48 +113,7 @@ export class PolicyService {
     }
     return this.dataSource.transaction(async (manager) => {
       const org = await this.orgs.find(manager, orgId, true);
-      const old = org.policy;
-      const next: OrgPolicy = { ...old };
-      const changes: Record<string, { from: unknown; to: unknown }> = {};
-      const actions: ActionsData[] = [];
-
-      for (const [field, name] of LIMITS) {
-        const sent = input[field];
-        if (sent === undefined) continue;
-        const from = canonicalMap(old[field]);
-        const to = canonicalMap(
-          Object.fromEntries(Object.entries(sent).map(([code, amount]) => [code, amount.toFixed()])),
-        );
-        if (sameJson(from, to)) continue;
-        changes[field] = { from: old[field], to };
-        next[field] = to;
-        actions.push({
-          name,
-          newValues: Object.fromEntries(Object.entries(to).map(([code, text]) => [code, exactNumber(text)])),
-        });
-      }
-
-      if (input.enabledAssets !== undefined) {
-        const from = [...old.enabledAssets].sort();
-        const to = [...input.enabledAssets].sort();
-        if (!sameJson(from, to)) {
-          changes.enabledAssets = { from: old.enabledAssets, to };
-          next.enabledAssets = to;
-          const removed = from.filter((code) => !to.includes(code));
-          const newValues: Record<string, number> = {};
-          for (const code of [...to, ...removed].sort()) newValues[code] = to.includes(code) ? 1 : 0;
-          actions.push({ name: 'ASSET_ENABLE', newValues });
-        }
-      }
-
-      for (const field of RATES) {
-        const sent = input[field];
-        if (sent === undefined) continue;
-        const to = sent.toFixed();
-        if (canonical(old[field]) === to) continue;
-        changes[field] = { from: old[field], to };
-        next[field] = to;
-      }
+      const { next, changes, actions } = planPolicyChange(org.policy, input);
 
       const saved = Object.keys(changes).length > 0 ? await this.orgs.savePolicy(manager, org, next) : org;
       const eventIds: string[] = [];

@@ -8,6 +8,7 @@ import { DeliveriesService } from './deliveries.service.js';
 import { RecoveriesService } from './recoveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhookSecretService } from './webhook-secret.service.js';
+import { WebhookHealthRepository } from './webhook-health.repository.js';
 import { WebhookTestService } from './webhook-test.service.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -22,7 +23,15 @@ import { WebhooksService } from './webhooks.service.js';
     RecoveriesService,
     WebhookSecretService,
     WebhookTestService,
+    WebhookHealthRepository,
   ],
-  exports: [WebhooksService, DeliveriesService, RecoveriesService, WebhookSecretService, WebhookTestService],
+  exports: [
+    WebhooksService,
+    DeliveriesService,
+    RecoveriesService,
+    WebhookSecretService,
+    WebhookTestService,
+    WebhookHealthRepository,
+  ],
 })
 export class WebhooksModule {}

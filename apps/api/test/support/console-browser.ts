@@ -74,3 +74,14 @@ export function pngImage(width: number, height: number, rgb: readonly [number, n
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** checkPage, with the page fitting its width (no sideways scrolling). */
+export async function checkConsolePage(tab: WatchedPage, name: string, status?: number): Promise<void> {
+  expect([name, await scrollsSideways(tab.page)]).toEqual([name, false]);
+  await checkPage(tab, name, status);
+}
+
+/** The text of the page's main region. */
+export function mainText(page: Page): Promise<string> {
+  return page.locator('main').innerText();
+}

@@ -9,6 +9,8 @@ import { Event } from './event.entity.js';
  */
 @Entity({ name: 'webhook_failures' })
 @Index('webhook_failures_unreported', ['orgId'], { where: '"emailed_at" IS NULL' })
+@Index('webhook_failures_org_failed', ['orgId', 'failedAt'])
+@Index('webhook_failures_failed', ['failedAt'])
 export class WebhookFailure {
   @PrimaryColumn({ name: 'event_id', type: 'uuid' })
   eventId!: string;

@@ -11,6 +11,7 @@ import { Operators1795700000000 } from './1795700000000-Operators.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
 import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.js';
 import { DashboardEvents1796000000000 } from './1796000000000-DashboardEvents.js';
+import { ConsoleWebhookHealth1796200000000 } from './1796200000000-ConsoleWebhookHealth.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -25,4 +26,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Dashboard1795800000000,
   DashboardVolumes1795900000000,
   DashboardEvents1796000000000,
+  ConsoleWebhookHealth1796200000000,
 ];

@@ -1,0 +1,33 @@
+// Webhook health across organisations (/console/webhooks): each organisation's endpoint with its FAILED
+// events of the last 24 hours and its last failure (by default only the failing ones), and the latest
+// FAILED events of every organisation. No admin api route reads this; it is a read for every operator
+// (SUPPORT), as the organisations' own pages are.
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+
+import { RequireRole } from '../../auth/decorators.js';
+import { WebhookHealthRepository } from '../../webhooks/webhook-health.repository.js';
+import { page } from '../../web/web-answer.js';
+import { WebPages } from '../../web/web-pages.decorator.js';
+import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { ConsoleWebhooksQuery } from '../dto/console-queries.js';
+import { WebhooksPage } from '../views/webhooks.js';
+
+@WebPages()
+@UseGuards(ConsoleGuard)
+@Controller('console/webhooks')
+export class ConsoleWebhooksController {
+  constructor(private readonly health: WebhookHealthRepository) {}
+
+  @Get()
+  @RequireRole('SUPPORT')
+  async show(@OperatorConsole() ctx: ConsoleContext, @Query() query: ConsoleWebhooksQuery) {
+    const show = query.show ?? 'failing';
+    const [endpoints, failures] = await Promise.all([
+      this.health.endpoints({ limit: query.limit, cursor: query.cursor, failingOnly: show === 'failing' }),
+      this.health.recentFailures(),
+    ]);
+    return page(
+      <WebhooksPage ctx={ctx} show={show} cursor={query.cursor} endpoints={endpoints} failures={failures} />,
+    );
+  }
+}

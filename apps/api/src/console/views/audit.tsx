@@ -1,0 +1,99 @@
+// The audit log: a filter form (GET, so a filtered view is a link to share) and the entries, oldest first,
+// each naming the operator who acted and the organisation it was about, with its details.
+import type { AuditView } from '../../audit/audit.view.js';
+import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
+import type { Page } from '../../common/pagination.js';
+import { hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import type { ConsoleContext } from '../console.guard.js';
+import { ConsolePage } from './console-page.js';
+
+export function AuditPage(props: {
+  readonly ctx: ConsoleContext;
+  readonly query: ListAuditQuery;
+  readonly entries: Page<AuditView>;
+}) {
+  const { query, entries } = props;
+  const filters = {
+    operatorId: query.operatorId,
+    orgId: query.orgId === undefined ? undefined : String(query.orgId),
+    action: query.action,
+    from: query.from,
+    to: query.to,
+    limit: query.limit === undefined ? undefined : String(query.limit),
+  };
+  return (
+    <ConsolePage ctx={props.ctx} title="Audit log" section="/console/audit">
+      <form
+        method="get"
+        action="/console/audit"
+        class="filters"
+        role="search"
+        aria-label="Filter the audit log"
+      >
+        <label>
+          Operator id
+          <input name="operatorId" value={query.operatorId ?? ''} maxLength={36} autocomplete="off" />
+        </label>
+        <label>
+          Organisation id
+          <input name="orgId" value={filters.orgId ?? ''} inputMode="numeric" autocomplete="off" />
+        </label>
+        <label>
+          Action
+          <input name="action" value={query.action ?? ''} placeholder="org.create" autocomplete="off" />
+        </label>
+        <label>
+          From
+          <input name="from" value={query.from ?? ''} placeholder="2030-01-31T00:00:00Z" autocomplete="off" />
+        </label>
+        <label>
+          Before
+          <input name="to" value={query.to ?? ''} placeholder="2030-02-01T00:00:00Z" autocomplete="off" />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      <Table
+        caption="Audit entries, oldest first"
+        head={['When', 'Operator', 'Action', 'Organisation', 'Details']}
+        rows={entries.items.length}
+        empty="No entry matches."
+      >
+        {entries.items.map((entry) => (
+          <tr key={entry.id}>
+            <td>
+              <Time iso={entry.createdAt} />
+            </td>
+            <td>
+              {entry.operatorId ? (
+                <a href={hrefWith('/console/audit', { operatorId: entry.operatorId })}>{entry.actor}</a>
+              ) : (
+                entry.actor
+              )}
+            </td>
+            <td>
+              <code>{entry.action}</code>
+            </td>
+            <td>
+              {entry.orgId === null ? (
+                <span class="muted">none</span>
+              ) : (
+                <a href={`/console/orgs/${entry.orgId}`}>{entry.orgId}</a>
+              )}
+            </td>
+            <td class="wrap">
+              <code>{JSON.stringify(entry.details)}</code>
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Pager
+        first={query.cursor ? hrefWith('/console/audit', filters) : undefined}
+        next={
+          entries.nextCursor
+            ? hrefWith('/console/audit', { ...filters, cursor: entries.nextCursor })
+            : undefined
+        }
+      />
+    </ConsolePage>
+  );
+}
