@@ -1,7 +1,7 @@
 // Builds the Nest application on Fastify from its dependencies; main.ts and the tests both use it.
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
 import type { Logger } from 'pino';
 
@@ -10,6 +10,7 @@ import { keepNumberText } from './common/decimal.js';
 import { badRequest } from './common/errors.js';
 import { answerClientError } from './common/client-errors.js';
 import { checkContentTypes } from './common/content-type.js';
+import { EnvelopeFastifyAdapter } from './common/envelope.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
 import { echoRequestId, RequestLog, requestId } from './common/logger.js';
 import { createValidationPipe } from './common/validation.js';
@@ -25,7 +26,7 @@ export const API_PREFIX = 'api/v1';
 const UNPREFIXED_ROUTES = ['healthz', 'readyz', 'metrics'];
 
 export async function createApp(deps: AppDependencies): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new EnvelopeFastifyAdapter({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { OAuthClientAuth, RequireScope } from '../auth/decorators.js';
 import { badRequest } from '../common/errors.js';
-import { RawResponse } from '../common/envelope.interceptor.js';
+import { RawResponse } from '../common/envelope.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
