@@ -8,7 +8,8 @@
 // candidate a child process (lib/api-server.mjs), autocannon here; interleaved rounds, the order turning
 // each round; figures are medians. Target (issue 15): the api >= 0.6 of bare.
 // Run, after a build: node bench/bearer-layers.bench.mjs. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (4),
-// BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF=<dir> (profiles every candidate).
+// BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF=<dir> (profiles every candidate),
+// BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, measured beside it).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -34,6 +35,8 @@ const LAYERS = [
   ['nest', 'Nest on Fastify, plain guard'],
   ['nest-passport', 'Nest on Fastify, @nestjs/passport guard'],
   ['api', 'the api'],
+  // BENCH_COMPARE=dist-a,dist-b: earlier builds of the api kept in apps/api/<folder>, as extra rows.
+  ...(process.env.BENCH_COMPARE?.split(',') ?? []).map((folder) => [`api@${folder}`, `the api (${folder})`]),
 ];
 
 const env = {
