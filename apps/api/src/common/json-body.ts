@@ -20,24 +20,55 @@ export async function parseJsonBody(request: object, body: Buffer): Promise<unkn
   return JSON.parse(text, reviveBody as Parameters<typeof JSON.parse>[1]) as unknown;
 }
 
-/** The strings and the numbers of a JSON text (already checked), in order. */
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** What may spell a prototype key, escapes included. */
 const SUSPECT_KEY = /__proto__|constructor|prototype|\\u/;
 
 /**
- * Whether JSON.parse needs reviveBody for `text`: when a key may be a prototype key, or a number keeps its
- * text (NumberText). Else the reviver would change nothing, and a reviver makes JSON.parse several times
- * slower (about 4 against 20 µs for a 300-byte order, bench/README.md, "api: the bearer path layer by layer").
+ * Whether JSON.parse needs reviveBody for `text` (JSON already checked): when a key may be a prototype key,
+ * or a number keeps its text (NumberText). Else the reviver would change nothing, and a reviver makes
+ * JSON.parse several times dearer (bench/README.md, "api: the bearer path layer by layer"). One pass over
+ * the text: strings are skipped, each number literal is checked.
  */
 function needsReviver(text: string): boolean {
   if (SUSPECT_KEY.test(text)) return true;
-  for (const [token] of text.matchAll(TOKENS)) {
-    if (token.charCodeAt(0) === 34 /* " */) continue;
-    const value = Number(token);
-    if (keepNumberText(value, token) !== value) return true;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      // To the closing quote; an escape takes the character after it.
+      for (i++; i < length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === BACKSLASH) i++;
+        else if (inner === QUOTE) break;
+      }
+    } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
+      let end = i + 1;
+      while (end < length && NUMBER_PART.test(text[end]!)) end++;
+      if (keepsText(text.slice(i, end))) return true;
+      i = end - 1;
+    }
   }
   return false;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const ZERO = 48;
+const NINE = 57;
+const NUMBER_PART = /[0-9.eE+-]/;
+
+/** Whether the number literal becomes a NumberText (keepNumberText), the usual spellings answered at once. */
+function keepsText(literal: string): boolean {
+  const value = Number(literal);
+  const shortest = String(value);
+  if (shortest === literal) return false;
+  // 55000.00, 55.50: trailing zeros of a fraction, the same double.
+  if (!literal.includes('e') && !literal.includes('E') && literal.includes('.')) {
+    const trimmed = literal.replace(/\.?0+$/, '');
+    if (shortest === trimmed) return false;
+  }
+  return keepNumberText(value, literal) !== value;
 }
 
 /** The compact (canonical) text of each request's JSON body, as the parser's check made it. */
