@@ -76,19 +76,16 @@ export class MetricsService implements OnModuleDestroy {
 
   /** Times every request Fastify answers, including 404s and refusals by the guard. */
   measure(fastify: FastifyInstance): void {
-    // One series per method, route pattern and status, found by a string key rather than prom-client's
-    // hashing of a labels object on every request.
-    const series = new Map<string, { observe: (seconds: number) => void }>();
     fastify.addHook('onResponse', (request, reply, done) => {
-      // The pattern (/api/v1/user/:orgUserId), never the URL: no ids in labels.
-      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-      const key = `${request.method} ${reply.statusCode} ${route}`;
-      let timer = series.get(key);
-      if (!timer) {
-        timer = this.requestDuration.labels(request.method, route, String(reply.statusCode));
-        series.set(key, timer);
-      }
-      timer.observe(reply.elapsedTime / 1000);
+      this.requestDuration.observe(
+        {
+          method: request.method,
+          // The pattern (/api/v1/user/:orgUserId), never the URL: no ids in labels.
+          route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+          status_code: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
       done();
     });
   }
