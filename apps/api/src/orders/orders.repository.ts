@@ -4,7 +4,7 @@
 // bearer read is that one statement, and TypeORM's find builder cost more CPU than the rest of the read
 // (bench/README.md, "api: the bearer path layer by layer"). Lists go through TypeORM.
 import { Injectable } from '@nestjs/common';
-import { Order, type OrgPolicy } from '@svc/db';
+import { Order, type OrgPolicy, query, type Statement } from '@svc/db';
 import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
@@ -144,6 +144,7 @@ function insertOrderValues(order: Omit<Order, 'id' | 'createdAt' | 'updatedAt'>)
 export class OrdersRepository {
   /** SELECT of every column of the entity, named as its properties: a row as TypeORM would load it. */
   private readonly selectOrder: string;
+  private readonly selectById: Statement;
 
   constructor(private readonly dataSource: DataSource) {
     const columns = new Map(
@@ -151,6 +152,7 @@ export class OrdersRepository {
     );
     const list = [...columns].map(([name, property]) => `${name} AS "${property}"`).join(', ');
     this.selectOrder = `SELECT ${list} FROM orders`;
+    this.selectById = { name: 'orders-by-id', text: `${this.selectOrder} WHERE org_id = $1 AND id = $2` };
   }
 
   /** Locks the user for the order's transaction; null when the organisation has no such user. */
@@ -191,8 +193,13 @@ export class OrdersRepository {
     return this.findOne(manager, 'client_order_id', orgId, clientOrderId);
   }
 
-  findById(orgId: number, id: string): Promise<Order | null> {
-    return this.findOne(this.dataSource.manager, 'id', orgId, id);
+  /**
+   * The bearer read's one statement: on a pool connection through @svc/db's `query` (not TypeORM's query
+   * wrapper), prepared once per connection.
+   */
+  async findById(orgId: number, id: string): Promise<Order | null> {
+    const [row] = await query<Order>(this.dataSource, this.selectById, [orgId, id]);
+    return row ? Object.assign(new Order(), row) : null;
   }
 
   /** One order of the organisation by a unique column, as SQL: the bearer read's one statement. */
