@@ -23,7 +23,10 @@ const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8
 export function checkContentTypes(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers['content-type'];
-    if (header === undefined || PLAIN_JSON.has(header)) return done();
+    if (header === undefined || PLAIN_JSON.has(header)) {
+      done();
+      return;
+    }
     try {
       checkContentType(request, header);
       done();

@@ -43,7 +43,7 @@ function needsReviver(text: string): boolean {
       }
     } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
       let end = i + 1;
-      while (end < length && NUMBER_PART.test(text[end]!)) end++;
+      while (end < length && NUMBER_PART.test(text.charAt(end))) end++;
       if (keepsText(text.slice(i, end))) return true;
       i = end - 1;
     }
