@@ -1,16 +1,20 @@
-// One candidate of the api benchmark, run as a child process so that the load generator (autocannon, in
+// One candidate of the api benchmarks, run as a child process so that the load generator (autocannon, in
 // the parent) never shares an event loop with the server it measures:
-//   node lib/api-server.mjs api|bare
+//   node lib/api-server.mjs api|api@<folder>|bare|fastify|nest|nest-passport
+// (the last three: the framework layers of bench/bearer-layers.bench.mjs, lib/bearer-layers.mjs)
 // with DATABASE_URL (migrations are applied at start, as `npm start` does), MASTER_KEY, ADMIN_TOKEN and
 // LOG_LEVEL in the environment. Over IPC it tells the parent its port, answers 'cpu' with its CPU time so
 // far, and on 'stop' closes the server, the queue and the pool, then exits (so a --cpu-prof profile is
 // written).
-import { createApp, createLogger, loadConfig } from '@svc/api';
 import { openDatabase, startBoss } from '@svc/db';
 
 import { startBareApi } from './bare-api.mjs';
 
-const candidate = process.argv[2];
+// `api@<folder>`: the api built into apps/api/<folder> instead (an earlier build kept to compare with).
+const [candidate, apiFolder] = process.argv[2].split('@');
+const { createApp, createLogger, loadConfig } = apiFolder
+  ? await import(new URL(`../../apps/api/${apiFolder}/index.js`, import.meta.url).href)
+  : await import('@svc/api');
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
 
@@ -39,6 +43,12 @@ if (candidate === 'bare') {
     await dataSource.destroy();
   };
   report(app.getHttpServer().address().port);
+} else if (['fastify', 'nest', 'nest-passport'].includes(candidate)) {
+  // Loaded only here: the other candidates' processes carry no framework they do not use.
+  const { startLayer } = await import('./bearer-layers.mjs');
+  const layer = await startLayer(candidate, { url });
+  stop = () => layer.close();
+  report(layer.port);
 } else {
   throw new Error(`unknown candidate ${candidate}: api or bare`);
 }

@@ -14,6 +14,8 @@
 //   POST /api/v1/oauth/test (bearer): SHA-256 of the token, the oauth_tokens row joined to its live
 //     client behind the same 0.5 s cache, expiry, scope BASE_MODULE:WRITE; the body checked and echoed
 //     compact in the envelope.
+//   GET /api/v1/orders/{id}/ (bearer): the same token check (scope BASE_MODULE:READ), the order row of the
+//     caller's organisation, the order record (exact digits) in the envelope.
 // Errors answer the envelope with the api's statuses; the benchmark only drives the success paths.
 import { createDecipheriv, createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -46,10 +48,11 @@ const ORDER_FIELDS = new Set([
   'quantity',
   'quoteQuantity',
 ]);
+const ORDER_READ = /^GET \/api\/v1\/orders\/([^/]+)$/;
 // class-validator's isUUID('all').
 const UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i;
 
-class HttpError extends Error {
+export class HttpError extends Error {
   constructor(status, message, headers = {}) {
     super(message);
     this.status = status;
@@ -84,30 +87,12 @@ function decryptSecret(masterKey, sealed) {
 }
 
 /**
- * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
- * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
+ * The bearer check of the reference (and of the layers of bench/bearer-layers.bench.mjs): SHA-256 of the
+ * token, its oauth_tokens row joined to a live client behind the api's 0.5 s cache, expiry, the scope.
+ * Answers `(authorization, required) => principal`, throwing an HttpError as the api would answer.
  */
-export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
-  const boss = await startBoss({ url, supervise: false }, () => undefined);
-  const apiKeys = new TtlCache();
+export function bearerCheck(pool) {
   const tokens = new TtlCache();
-
-  const findApiKey = (key) =>
-    apiKeys.get(key, async () => {
-      const { rows } = await pool.query(
-        'SELECT id, org_id, secret_ciphertext FROM api_keys WHERE key = $1 AND revoked_at IS NULL LIMIT 1',
-        [key],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      return {
-        id: row.id,
-        orgId: row.org_id,
-        secret: decryptSecret(config.masterKey, row.secret_ciphertext),
-      };
-    });
-
   const findToken = async (token) => {
     const hash = createHash('sha256').update(token).digest('hex');
     const live = await tokens.get(hash, async () => {
@@ -128,6 +113,49 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     });
     return live && live.expiresAt > Date.now() ? live : null;
   };
+
+  return async function bearerCaller(authorization, required) {
+    const token = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
+    const live = token ? await findToken(token) : null;
+    if (!live) {
+      throw new HttpError(401, 'Unauthorized: the access token is invalid, expired or revoked', {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    if (!grantsScope(live.scopes, required)) {
+      const error = new HttpError(401, '', {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"`,
+      });
+      error.body = JSON.stringify(insufficientScopeBody(required));
+      throw error;
+    }
+    return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
+  };
+}
+
+/**
+ * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
+ * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
+ */
+export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
+  const boss = await startBoss({ url, supervise: false }, () => undefined);
+  const apiKeys = new TtlCache();
+
+  const findApiKey = (key) =>
+    apiKeys.get(key, async () => {
+      const { rows } = await pool.query(
+        'SELECT id, org_id, secret_ciphertext FROM api_keys WHERE key = $1 AND revoked_at IS NULL LIMIT 1',
+        [key],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        id: row.id,
+        orgId: row.org_id,
+        secret: decryptSecret(config.masterKey, row.secret_ciphertext),
+      };
+    });
 
   async function claimSignature(apiKeyId, signature, timestampSeconds) {
     const expiresAt = new Date((timestampSeconds + config.signatureWindow.maxAgeSeconds + 1) * 1000);
@@ -162,23 +190,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
   }
 
   /** A bearer token, as BearerStrategy and the guard's scope check do. */
-  async function bearerCaller(authorization, required) {
-    const token = authorization.slice('Bearer '.length);
-    const live = token ? await findToken(token) : null;
-    if (!live) {
-      throw new HttpError(401, 'Unauthorized: the access token is invalid, expired or revoked', {
-        'www-authenticate': 'Bearer error="invalid_token"',
-      });
-    }
-    if (!grantsScope(live.scopes, required)) {
-      const error = new HttpError(401, '', {
-        'www-authenticate': `Bearer error="insufficient_scope", scope="${required}"`,
-      });
-      error.body = JSON.stringify(insufficientScopeBody(required));
-      throw error;
-    }
-    return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
-  }
+  const bearerCaller = bearerCheck(pool);
 
   /** The body is checked once: by verifyRequest for a signed caller, else here unless `checked`. */
   async function caller(request, body, required, checked = false) {
@@ -238,6 +250,12 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     } finally {
       client.release();
     }
+  }
+
+  /** The order `id` of the organisation as its record, or null. */
+  async function findOrder(orgId, id) {
+    const { rows } = await pool.query('SELECT * FROM orders WHERE org_id = $1 AND id = $2', [orgId, id]);
+    return rows[0] ? orderRecord(rows[0]) : null;
   }
 
   /** One market order, filled at the operator price or rejected, with its event and job. */
@@ -335,6 +353,13 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       await caller(request, body, 'BASE_MODULE:WRITE', true);
       return `{"code":200,"data":${data},"error":null}`;
     }
+    const read = ORDER_READ.exec(route);
+    if (read) {
+      const who = await caller(request, body, 'BASE_MODULE:READ', true);
+      const order = /^[0-9]{1,15}$/.test(read[1]) ? await findOrder(who.orgId, read[1]) : null;
+      if (!order) throw new HttpError(404, `Not Found: no order ${JSON.stringify(read[1])}`);
+      return JSON.stringify({ code: 200, data: order, error: null });
+    }
     throw new HttpError(404, `Not Found: no route ${route}`);
   }
 
@@ -404,6 +429,43 @@ function parseFields(body, fields) {
   return { input, problems };
 }
 
+/** A stored amount as a JSON number with exactly its digits (trailing zeros dropped). */
+function exact(stored) {
+  const trimmed = stored.replace(/\.?0+$/, '');
+  return JSON.rawJSON(trimmed === '-0' ? '0' : trimmed);
+}
+
+/** An orders row as the order record (docs/api-guide.md#orders-events), in its field order. */
+function orderRecord(row) {
+  return {
+    id: Number(row.id),
+    orgId: row.org_id,
+    clientOrderId: row.client_order_id,
+    orgUserId: row.org_user_id,
+    symbol: row.symbol,
+    side: row.side,
+    type: row.type,
+    quantity: exact(row.quantity),
+    quoteQuantity: exact(row.quote_quantity),
+    filled: exact(row.filled),
+    status: row.status,
+    price: exact(row.price),
+    averagePrice: exact(row.average_price),
+    estimatedPrice: exact(row.estimated_price),
+    baseAveragePrice: exact(row.base_average_price),
+    commissionRate: exact(row.commission_rate),
+    vatRate: exact(row.vat_rate),
+    commissionAmount: exact(row.commission_amount),
+    vatAmount: exact(row.vat_amount),
+    netExecutedAmount: exact(row.net_executed_amount),
+    totalExecutedAmount: exact(row.total_executed_amount),
+    commissionAsset: row.commission_asset,
+    rejectionReason: row.rejection_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
 /** The api's JSON body parser takes application/json only. */
 function checkJsonType(request, body) {
   const type = request.headers['content-type'] ?? '';
@@ -413,7 +475,7 @@ function checkJsonType(request, body) {
 }
 
 /** ...and answers 400 to invalid JSON or duplicate keys; returns the compact (canonical) text. */
-function checkJsonBody(body) {
+export function checkJsonBody(body) {
   try {
     return canonicalizeJson(body);
   } catch (error) {

@@ -1,12 +1,11 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { EnvelopeInterceptor } from './common/envelope.interceptor.js';
 import { AllExceptionsFilter } from './common/exception.filter.js';
 import type { AppConfig } from './config/config.js';
 import { ConsoleModule } from './console/console.module.js';
@@ -69,10 +68,7 @@ export class AppModule {
         ConsoleModule,
         ...(deps.testModules ?? []),
       ],
-      providers: [
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
-      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
 }

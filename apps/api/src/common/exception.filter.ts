@@ -10,6 +10,7 @@ import { errorEnvelope, insufficientScopeBody } from '@svc/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
+import type { EnvelopeFastifyAdapter } from './envelope.js';
 import { AppError, ERRORS, errorMessage, InsufficientScopeError, statusText } from './errors.js';
 import { LOGGER } from './logger.js';
 import { ErrorPage } from '../web/components/error-page.js';
@@ -38,13 +39,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const { httpAdapter } = this.adapterHost;
+    // Not enveloped again: these bodies are the error envelope (or a page) already.
+    const adapter = httpAdapter as unknown as EnvelopeFastifyAdapter;
     const reply = host.switchToHttp().getResponse<unknown>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
 
     if (exception instanceof InsufficientScopeError) {
       const challenge = `Bearer error="insufficient_scope", scope="${exception.required}"`;
       httpAdapter.setHeader(reply, 'www-authenticate', challenge);
-      httpAdapter.reply(reply, insufficientScopeBody(exception.required), 401);
+      adapter.replyAsIs(reply, insufficientScopeBody(exception.required), 401);
       return;
     }
     const { status, message, headers } = this.describe(exception, request);
@@ -57,17 +60,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const signedOut = status === 401 ? signedOutAnswer(area, request) : null;
       if (signedOut?.kind === 'redirect') {
         httpAdapter.setHeader(reply, 'location', signedOut.location);
-        httpAdapter.reply(reply, '', 303);
+        adapter.replyAsIs(reply, '', 303);
         return;
       }
       if (signedOut?.kind === 'reload') {
-        httpAdapter.reply(reply, signedOut.html, 200);
+        adapter.replyAsIs(reply, signedOut.html, 200);
         return;
       }
-      httpAdapter.reply(reply, renderHtml(ErrorPage({ status, message, area: webAreaHome(area) })), status);
+      adapter.replyAsIs(reply, renderHtml(ErrorPage({ status, message, area: webAreaHome(area) })), status);
       return;
     }
-    httpAdapter.reply(reply, errorEnvelope(status, message), status);
+    adapter.replyAsIs(reply, errorEnvelope(status, message), status);
   }
 
   private describe(

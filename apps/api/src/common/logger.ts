@@ -44,6 +44,9 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    // At LOG_LEVEL warn or above a success writes nothing: build no line for it (request.ip alone parses
+    // X-Forwarded-For).
+    if (!error && !(request.log as Logger).isLevelEnabled('info')) return;
     const line = {
       method: request.method,
       url: redactUrl(request.url),

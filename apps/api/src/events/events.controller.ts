@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { Caller, RequireScope } from '../auth/decorators.js';
 import type { Principal } from '../auth/principal.js';
-import { RawResponse, successEnvelopeText } from '../common/envelope.interceptor.js';
+import { RawResponse, successEnvelopeText } from '../common/envelope.js';
 import { ApiRoute, ApiStreamRoute } from '../openapi/route.decorators.js';
 import { ListEventsQuery } from './dto/list-events.query.js';
 import { StreamEventsQuery } from './dto/stream-events.query.js';

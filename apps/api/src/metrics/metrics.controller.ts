@@ -6,7 +6,7 @@ import { METRICS_TOKEN_REQUIRED, metricsScrapeAllowed } from '@svc/runtime';
 import { Registry } from 'prom-client';
 
 import { Public } from '../auth/decorators.js';
-import { RawResponse } from '../common/envelope.interceptor.js';
+import { RawResponse } from '../common/envelope.js';
 import { unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MetricsService } from './metrics.service.js';

@@ -1,10 +1,10 @@
 import { Body, Controller, Headers, HttpCode, Ip, Post, type RawBodyRequest, Req, Res } from '@nestjs/common';
-import { canonicalizeJson } from '@svc/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { OAuthClientAuth, RequireScope } from '../auth/decorators.js';
 import { badRequest } from '../common/errors.js';
-import { RawResponse } from '../common/envelope.interceptor.js';
+import { RawResponse } from '../common/envelope.js';
+import { canonicalBodyOf } from '../common/json-body.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
@@ -66,7 +66,7 @@ export class OAuthController {
   @RawResponse()
   @RequireScope('BASE_MODULE:WRITE')
   test(@Req() request: RawBodyRequest<FastifyRequest>, @Res({ passthrough: true }) reply: FastifyReply) {
-    const data = canonicalizeJson(request.rawBody?.toString('utf8'));
+    const data = canonicalBodyOf(request);
     void reply.header('content-type', 'application/json; charset=utf-8');
     return `{"code":200,"data":${data},"error":null}`;
   }

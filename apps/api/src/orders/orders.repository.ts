@@ -1,8 +1,11 @@
 // Every query of orders and positions. The statements of an order's transaction are plain SQL, each
 // fetching all it can in one round trip: through TypeORM's builders the order route cost about 0.05 ms
-// of CPU more per row written (bench/README.md, api). Lists and single reads go through TypeORM.
+// of CPU more per row written (bench/README.md, api). A single order by id or clientOrderId too: the
+// bearer read (GET /api/v1/orders/{id}/) is that one statement after the token check, and the find
+// builder builds the query and maps the row anew on every call; by id it is also prepared, on the pool's
+// connection (@svc/db's query). Lists go through TypeORM.
 import { Injectable } from '@nestjs/common';
-import { Order, type OrgPolicy } from '@svc/db';
+import { Order, type OrgPolicy, query, type Statement } from '@svc/db';
 import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
@@ -140,7 +143,18 @@ function insertOrderValues(order: Omit<Order, 'id' | 'createdAt' | 'updatedAt'>)
 
 @Injectable()
 export class OrdersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /** SELECT of every column of the entity, named as its properties: a row as TypeORM would load it. */
+  private readonly selectOrder: string;
+  private readonly selectById: Statement;
+
+  constructor(private readonly dataSource: DataSource) {
+    const columns = new Map(
+      dataSource.getMetadata(Order).columns.map((column) => [column.databaseName, column.propertyName]),
+    );
+    const list = [...columns].map(([name, property]) => `${name} AS "${property}"`).join(', ');
+    this.selectOrder = `SELECT ${list} FROM orders`;
+    this.selectById = { name: 'orders-by-id', text: `${this.selectOrder} WHERE org_id = $1 AND id = $2` };
+  }
 
   /** Locks the user for the order's transaction; null when the organisation has no such user. */
   async lockUser(manager: EntityManager, orgId: number, request: OrderRequest): Promise<LockedUser | null> {
@@ -177,11 +191,30 @@ export class OrdersRepository {
   }
 
   findByClientOrderId(manager: EntityManager, orgId: number, clientOrderId: string): Promise<Order | null> {
-    return manager.getRepository(Order).findOneBy({ orgId, clientOrderId });
+    return this.findOne(manager, 'client_order_id', orgId, clientOrderId);
   }
 
-  findById(orgId: number, id: string): Promise<Order | null> {
-    return this.dataSource.getRepository(Order).findOneBy({ orgId, id });
+  /**
+   * The bearer read's one statement: on a pool connection through @svc/db's `query` (not TypeORM's query
+   * wrapper), prepared once per connection.
+   */
+  async findById(orgId: number, id: string): Promise<Order | null> {
+    const [row] = await query<Order>(this.dataSource, this.selectById, [orgId, id]);
+    return row ? Object.assign(new Order(), row) : null;
+  }
+
+  /** One order of the organisation by a unique column, as SQL: the bearer read's one statement. */
+  private async findOne(
+    manager: EntityManager,
+    column: 'id' | 'client_order_id',
+    orgId: number,
+    value: string,
+  ): Promise<Order | null> {
+    const [row] = await manager.query<Order[]>(`${this.selectOrder} WHERE org_id = $1 AND ${column} = $2`, [
+      orgId,
+      value,
+    ]);
+    return row ? Object.assign(new Order(), row) : null;
   }
 
   list(orgId: number, query: ListOrdersQuery, order?: PageOrder): Promise<Page<Order>> {

@@ -4,7 +4,7 @@ import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 
 import { AUTH_METADATA } from '../auth/decorators.js';
-import { RawResponse } from '../common/envelope.interceptor.js';
+import { RawResponse } from '../common/envelope.js';
 import { WebPageInterceptor } from './web-page.interceptor.js';
 import { WEB_PAGES_METADATA } from './web-areas.js';
 

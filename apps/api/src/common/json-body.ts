@@ -1,0 +1,113 @@
+// How the api reads a JSON body (docs/api-guide.md#api-key-signing): checked as the signature sees it, numbers
+// kept with their digits, prototype keys refused.
+import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
+
+import { keepNumberText } from './decimal.js';
+import { badRequest } from './errors.js';
+
+/**
+ * JSON bodies are checked as the signature sees them: invalid JSON and duplicate keys are a 400 naming the
+ * position, for bearer callers too (docs/api-guide.md#api-key-signing). Numbers keep their digits
+ * (NumberText) so that amounts are never read through a double. Async on purpose: Fastify takes a synchronous
+ * parser's return value for no answer and the request hangs.
+ */
+// eslint-disable-next-line @typescript-eslint/require-await
+export async function parseJsonBody(request: object, body: Buffer): Promise<unknown> {
+  if (body.length === 0) return undefined;
+  const text = utf8Text(body);
+  canonicalBodies.set(request, checkJsonBody(text));
+  if (!needsReviver(text)) return JSON.parse(text) as unknown;
+  return JSON.parse(text, reviveBody as Parameters<typeof JSON.parse>[1]) as unknown;
+}
+
+/** What may spell a prototype key, escapes included. */
+const SUSPECT_KEY = /__proto__|constructor|prototype|\\u/;
+
+/**
+ * Whether JSON.parse needs reviveBody for `text` (JSON already checked): when a key may be a prototype key,
+ * or a number keeps its text (NumberText). Else the reviver would change nothing, and a reviver makes
+ * JSON.parse several times dearer (bench/README.md, "api: the bearer path layer by layer"). One pass over
+ * the text: strings are skipped, each number literal is checked.
+ */
+function needsReviver(text: string): boolean {
+  if (SUSPECT_KEY.test(text)) return true;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      // To the closing quote; an escape takes the character after it.
+      for (i++; i < length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === BACKSLASH) i++;
+        else if (inner === QUOTE) break;
+      }
+    } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
+      let end = i + 1;
+      while (end < length && NUMBER_PART.test(text.charAt(end))) end++;
+      if (keepsText(text.slice(i, end))) return true;
+      i = end - 1;
+    }
+  }
+  return false;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const ZERO = 48;
+const NINE = 57;
+const NUMBER_PART = /[0-9.eE+-]/;
+
+/** Whether the number literal becomes a NumberText (keepNumberText), the usual spellings answered at once. */
+function keepsText(literal: string): boolean {
+  const value = Number(literal);
+  const shortest = String(value);
+  if (shortest === literal) return false;
+  // 55000.00, 55.50: trailing zeros of a fraction, the same double.
+  if (!literal.includes('e') && !literal.includes('E') && literal.includes('.')) {
+    const trimmed = literal.replace(/\.?0+$/, '');
+    if (shortest === trimmed) return false;
+  }
+  return keepNumberText(value, literal) !== value;
+}
+
+/** The compact (canonical) text of each request's JSON body, as the parser's check made it. */
+const canonicalBodies = new WeakMap<object, string>();
+
+/**
+ * The request's JSON body as compact (canonical) text, keys in the order sent: what the parser's check
+ * made, so that a route answering the body as sent does not go over it again. '{}' when there was none.
+ */
+export function canonicalBodyOf(request: object): string {
+  return canonicalBodies.get(request) ?? '{}';
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as text; bytes that are not UTF-8 are refused rather than replaced (they would sign alike). */
+export function utf8Text(body: Buffer): string {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw badRequest('body is not valid UTF-8');
+  }
+}
+
+/** Keys that name the prototype machinery of a JavaScript object; no field of the api is called so. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function reviveBody(this: unknown, key: string, value: unknown, context?: { source?: string }): unknown {
+  if (FORBIDDEN_KEYS.has(key) && !Array.isArray(this)) {
+    throw badRequest(`body: the key ${JSON.stringify(key)} is not accepted anywhere in a body`);
+  }
+  return keepNumberText(value, context?.source);
+}
+
+function checkJsonBody(text: string): string {
+  try {
+    return canonicalizeJson(text);
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) throw badRequest(`body: ${error.message}`);
+    throw error;
+  }
+}
