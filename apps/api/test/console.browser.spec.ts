@@ -163,11 +163,15 @@ describe('the operator console in a browser', () => {
         const landings: { status: number; reloads: boolean; cookie: boolean }[] = [];
         tab.page.on('response', (response) => {
           if (!response.url().startsWith(target)) return;
+          // From the headers, read now: the page's body may be gone once it has reloaded.
+          const status = response.status();
+          const reloads =
+            response.headers().refresh === `0; url=${new URL(target).pathname}${new URL(target).search}`;
           void (async () => {
             const headers = await response.request().allHeaders();
             landings.push({
-              status: response.status(),
-              reloads: (await response.text().catch(() => '')).includes('http-equiv="refresh"'),
+              status,
+              reloads,
               cookie: (headers.cookie ?? '').includes('svc_operator_session'),
             });
           })();

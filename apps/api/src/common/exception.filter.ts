@@ -64,6 +64,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
       if (signedOut?.kind === 'reload') {
+        // The header too (the page refreshes itself anyway), when the URL is plain ASCII as a header needs.
+        if (/^[\x21-\x7e]+$/.test(signedOut.location)) {
+          httpAdapter.setHeader(reply, 'refresh', `0; url=${signedOut.location}`);
+        }
         adapter.replyAsIs(reply, signedOut.html, 200);
         return;
       }

@@ -11,7 +11,8 @@ import { type WebArea, webAreaHome } from './web-areas.js';
 
 export type SignedOutAnswer =
   | { readonly kind: 'redirect'; readonly location: string }
-  | { readonly kind: 'reload'; readonly html: string };
+  /** `location`: the same page, reloaded (the answer's Refresh header and the page's own refresh). */
+  | { readonly kind: 'reload'; readonly location: string; readonly html: string };
 
 /**
  * Where a page of `area` sends a browser without a session, or null when the area has no sign-in page or
@@ -20,7 +21,11 @@ export type SignedOutAnswer =
 export function signedOutAnswer(area: WebArea, request: FastifyRequest): SignedOutAnswer | null {
   if (area.signIn === undefined || request.method !== 'GET') return null;
   if (request.headers['sec-fetch-site'] === 'cross-site') {
-    return { kind: 'reload', html: renderHtml(<ReloadPage area={area} url={request.url} />) };
+    return {
+      kind: 'reload',
+      location: request.url,
+      html: renderHtml(<ReloadPage area={area} url={request.url} />),
+    };
   }
   const path = request.url.split('?')[0] ?? '';
   const back =
