@@ -10,6 +10,7 @@ import { WebhookChanges1795600000000 } from './1795600000000-WebhookChanges.js';
 import { Operators1795700000000 } from './1795700000000-Operators.js';
 import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
 import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.js';
+import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -23,4 +24,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Operators1795700000000,
   Dashboard1795800000000,
   DashboardVolumes1795900000000,
+  DeliveryQueue1796300000000,
 ];
