@@ -91,15 +91,17 @@ export class DeliveryProcessor {
 
   /**
    * The events table's batch (event-queue.ts): due PENDING events locked by `runner`'s transaction, whose
-   * outcomes are written in it; the caller commits.
+   * outcomes are written in it; the caller commits. Answers when the first event it put back is due.
    */
-  async deliverDue(rows: readonly EventRow[], runner: QueryRunner): Promise<void> {
+  async deliverDue(rows: readonly EventRow[], runner: QueryRunner): Promise<number | undefined> {
     const outcomes = noOutcomes();
     const none = new Set<string>();
     await Promise.all(
       rows.map((row) => this.deliver({ eventId: row.id, numRetries: row.num_retries }, row, none, outcomes)),
     );
     await this.record(outcomes, runner);
+    // When the first event put back is due again (ms), so that a fetcher looks then rather than at its poll.
+    return outcomes.deferred.length > 0 ? Math.min(...outcomes.deferred.map((d) => d.at)) : undefined;
   }
 
   /** One job: its attempt, or why it has none (dropped, skipped, given up, put back). */

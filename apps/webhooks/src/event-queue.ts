@@ -61,13 +61,16 @@ export async function startEventQueue(
       idle.push(done);
     });
 
+  // The earliest time an event was put back for (ms): the fetcher that rests next wakes then.
+  let putBack = Number.POSITIVE_INFINITY;
   const batch = async (): Promise<number> => {
     const runner = dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
       const rows = await query<EventRow>(runner, FETCH_DUE, [config.batchSize]);
-      if (rows.length > 0) await deliveries.deliverDue(rows, runner);
+      const due = rows.length > 0 ? await deliveries.deliverDue(rows, runner) : undefined;
       await runner.commitTransaction();
+      if (due !== undefined) putBack = Math.min(putBack, due);
       return rows.length;
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
@@ -90,8 +93,13 @@ export async function startEventQueue(
       // A full batch: more are due, go on at once. Else wait for a notification, or the next poll (due
       // retries and put-back events have no notification).
       if (taken >= config.batchSize || stopping) continue;
-      if (missed) missed = false;
-      else await rest(config.pollIntervalMs);
+      if (missed) {
+        missed = false;
+        continue;
+      }
+      const now = Date.now();
+      if (putBack <= now) putBack = Number.POSITIVE_INFINITY;
+      await rest(Math.max(0, Math.min(config.pollIntervalMs, putBack - now)));
     }
   };
   const running = Array.from({ length: config.fetchers }, () => fetcher());
