@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres, type RunningPostgres } from '@svc/db/dev';
 import { TestReceiver } from '@svc/webhook-sender/testing';
 
-import { TEST_ENV, WorkerFixture, sleep } from './support/worker-fixture.js';
+import { WorkerFixture, sleep } from './support/worker-fixture.js';
 import { WorkerProcess } from './support/worker-process.js';
 
 const SECRET = 'whsec_worker-processes-secret';
-const fromTable = TEST_ENV.WEBHOOK_QUEUE === 'events';
 
 /** Every event id the receiver got with a valid signature, and how often. */
 function receipts(receiver: TestReceiver): Map<string, number> {
@@ -94,6 +93,7 @@ describe('worker processes on one database', () => {
     const doomed = await WorkerProcess.start(fixture.db.url);
     const ids = await enqueue(fixture, orgIds, 200);
     await receiver.waitForRequests(40);
+    const fromTable = fixture.config.webhooks.queue === 'events';
     // The events the process holds: its active jobs, or with the events table as the queue, the rows its
     // open transactions have locked.
     const [held] = await fixture.rows<{ n: number }>(
