@@ -44,7 +44,9 @@ export async function startEventQueue(
   deliveries: DeliveryProcessor,
   logger: Logger,
 ): Promise<RunningQueue> {
-  let stopping = false;
+  // An object, so the fetchers' loops see a stop that comes while they wait.
+  const state = { stopping: false };
+  const stopped = (): boolean => state.stopping;
   // The idle fetchers' wake-ups, oldest idle first: a notification wakes one of them.
   const idle: (() => void)[] = [];
   // A notification that found every fetcher busy: the next one to finish looks again at once.
@@ -81,8 +83,8 @@ export async function startEventQueue(
   };
 
   const fetcher = async () => {
-    while (!stopping) {
-      let taken = 0;
+    while (!state.stopping) {
+      let taken: number;
       try {
         taken = await batch();
       } catch (error) {
@@ -92,7 +94,7 @@ export async function startEventQueue(
       }
       // A full batch: more are due, go on at once. Else wait for a notification, or the next poll (due
       // retries and put-back events have no notification).
-      if (taken >= config.batchSize || stopping) continue;
+      if (taken >= config.batchSize || stopped()) continue;
       if (missed) {
         missed = false;
         continue;
@@ -116,7 +118,7 @@ export async function startEventQueue(
   );
   return {
     async stop() {
-      stopping = true;
+      state.stopping = true;
       await listener?.close();
       idle.splice(0).forEach((wake) => wake());
       await Promise.all(running);
