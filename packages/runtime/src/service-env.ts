@@ -109,7 +109,7 @@ export class ServiceEnvironment {
 /** What the api and the worker both need to know about webhooks. */
 export interface WebhookSettings {
   readonly receivers: ReceiverPolicy;
-  /** WEBHOOK_QUEUE (default `events`): the api writes the event row only; `pg-boss`: a delivery job with it. */
+  /** WEBHOOK_QUEUE (default `pg-boss`): a delivery job with each event; `events`: the event row only. */
   readonly queue: WebhookQueue;
   /** No attempt, redelivery included, after an event's createdAt plus this. */
   readonly windowMs: number;
@@ -176,7 +176,7 @@ export function serviceSettings(env: ServiceEnvironment, root: string): ServiceS
         ),
       }),
       windowMs: env.WEBHOOK_WINDOW_MS ?? DELIVERY_WINDOW_MS,
-      queue: env.WEBHOOK_QUEUE ?? 'events',
+      queue: env.WEBHOOK_QUEUE ?? 'pg-boss',
     }),
     metricsToken: env.METRICS_TOKEN,
   };

@@ -117,11 +117,11 @@ describe('the variables both services share', () => {
     });
   });
 
-  it('webhook queue: the events table unless WEBHOOK_QUEUE says pg-boss; anything else is refused', () => {
+  it('webhook queue: pg-boss unless WEBHOOK_QUEUE says events; anything else is refused', () => {
     const key = randomBytes(32).toString('base64');
-    expect(load({ MASTER_KEY: key })).toMatchObject({ webhooks: { queue: 'events' } });
-    expect(load({ MASTER_KEY: key, WEBHOOK_QUEUE: 'pg-boss' })).toMatchObject({
-      webhooks: { queue: 'pg-boss' },
+    expect(load({ MASTER_KEY: key })).toMatchObject({ webhooks: { queue: 'pg-boss' } });
+    expect(load({ MASTER_KEY: key, WEBHOOK_QUEUE: 'events' })).toMatchObject({
+      webhooks: { queue: 'events' },
     });
     expect(load({ DATA_DIR: dataDir, WEBHOOK_QUEUE: 'redis' })).toEqual([
       'WEBHOOK_QUEUE: must be one of the following values: pg-boss, events (got "redis")',
