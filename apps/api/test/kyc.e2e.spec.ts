@@ -250,7 +250,7 @@ describe('KYC', () => {
     const [row] = await api.rows(
       `SELECT (SELECT count(*)::int FROM kyc_documents) AS documents,
               (SELECT count(*)::int FROM events) AS events,
-              (SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') AS jobs,
+              ${api.queuedDeliveries} AS jobs,
               (SELECT count(*)::int FROM audit_log) AS audit,
               (SELECT json_agg(u ORDER BY u.id) FROM (
                  SELECT id, kyc_state, kyc, user_status, kyc_form, kyc_expires_at, updated_at FROM users) u) AS users`,
@@ -278,11 +278,7 @@ describe('KYC', () => {
   }
 
   async function jobsFor(eventIds: readonly string[]): Promise<number> {
-    const [row] = await api.rows<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = ANY($1)",
-      [eventIds],
-    );
-    return row!.n;
+    return api.queuedFor(eventIds);
   }
 
   const record = (orgUserId: string, changes: Record<string, unknown> = {}, session = org) => ({

@@ -131,7 +131,7 @@ async function counts(
     `SELECT (SELECT count(*)::int FROM orders) AS orders,
             (SELECT count(*)::int FROM events) AS events,
             (SELECT count(*)::int FROM positions) AS positions,
-            (SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') AS jobs`,
+            ${api.queuedDeliveries} AS jobs`,
   );
   return row!;
 }
@@ -216,11 +216,7 @@ describe('orders', () => {
       expect(event!.data).toBe(JSON.stringify(response.body.data));
       const body = `{"event":{"orgId":${trading.org.orgId},"entity":"Orders","numRetries":0,"createdAt":"${order.createdAt}","updatedAt":"${order.updatedAt}"},"data":${event!.data}}`;
       expect(parseWebhookEventText(body)).toMatchObject({ event: { entity: 'Orders' }, data: order });
-      const jobs = await api.rows(
-        "SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = $1",
-        [event!.id],
-      );
-      expect(jobs).toHaveLength(1);
+      expect(await api.queuedFor([event!.id])).toBe(1);
     });
 
     it('fills a BUY by quoteQuantity: the quantity is rounded down to 8 decimals and quoteQuantity stays what was sent', async () => {

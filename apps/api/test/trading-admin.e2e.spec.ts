@@ -58,7 +58,7 @@ describe('operator trading surface', () => {
   const snapshot = async () => {
     const [row] = await api.rows(
       `SELECT (SELECT count(*)::int FROM events) AS events,
-              (SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') AS jobs,
+              ${api.queuedDeliveries} AS jobs,
               (SELECT count(*)::int FROM audit_log) AS audit,
               (SELECT count(*)::int FROM prices) AS prices,
               (SELECT count(*)::int FROM system_notices) AS notices,
@@ -68,8 +68,7 @@ describe('operator trading surface', () => {
     );
     return row;
   };
-  const jobFor = (eventId: string) =>
-    count("pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = $1", [eventId]);
+  const jobFor = (eventId: string) => api.queuedFor([eventId]);
   const lastAudit = async (action: string) =>
     (
       await api.rows<{ actor: string; org_id: number | null; details: Record<string, unknown> }>(
@@ -637,12 +636,14 @@ describe('operator trading surface', () => {
       expect(response.status).toBe(200);
       expect(response.body.data!.recipients).toBe(activeCount);
       expect(elapsed).toBeLessThan(3000);
-      const [row] = await api.rows<{ events: number; orgs: number; jobs: number }>(
-        `SELECT count(*)::int AS events, count(DISTINCT e.org_id)::int AS orgs,
-                count(j.id)::int AS jobs
-         FROM events e LEFT JOIN pgboss.job j ON j.name = 'webhook-delivery' AND j.data->>'eventId' = e.id::text
-         WHERE e.entity = 'SystemInformation' AND e.data->>'message' = 'Bulk notice'`,
+      const ids = await api.rows<{ id: string; org_id: number }>(
+        `SELECT id, org_id FROM events WHERE entity = 'SystemInformation' AND data->>'message' = 'Bulk notice'`,
       );
+      const row = {
+        events: ids.length,
+        orgs: new Set(ids.map((e) => e.org_id)).size,
+        jobs: await api.queuedFor(ids.map((e) => e.id)),
+      };
       expect(row).toEqual({ events: activeCount, orgs: activeCount, jobs: activeCount });
       process.stdout.write(`fan-out to ${activeCount} organisations: ${elapsed.toFixed(0)} ms\n`);
     });

@@ -26,7 +26,7 @@ describe('users', () => {
   const counts = async () => {
     const [row] = await api.rows<{ users: number; events: number; jobs: number }>(
       `SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM events) AS events,
-              (SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') AS jobs`,
+              ${api.queuedDeliveries} AS jobs`,
     );
     return row;
   };
@@ -63,11 +63,7 @@ describe('users', () => {
         userStatus: 'PENDING',
         userType: 'CONSUMER',
       });
-      const jobs = await api.rows(
-        "SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = $1",
-        [event?.id],
-      );
-      expect(jobs).toHaveLength(1);
+      expect(await api.queuedFor([event!.id])).toBe(1);
     });
 
     it('makes a user whose organisation ran KYC itself (kyc: true) ACTIVE at once', async () => {

@@ -58,6 +58,8 @@ export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
   private readonly pauses: EndpointPauses;
   private readonly secrets = new Map<string, string>();
+  /** WEBHOOK_QUEUE=events: scheduled attempts come from the events table, not pg-boss jobs. */
+  private readonly fromTable: boolean;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -67,21 +69,40 @@ export class DeliveryProcessor {
     private readonly logger: Logger,
     private readonly metrics: WorkerMetrics,
   ) {
+    this.fromTable = config.webhooks.queue === 'events';
     this.slots = new EndpointSlots(config.perEndpointConcurrency);
     this.pauses = new EndpointPauses(config.retryAfterMaxMs);
   }
 
-  /** The pg-boss batch handler. Throwing fails the batch, and pg-boss retries its jobs. */
+  /**
+   * The pg-boss batch handler. Throwing fails the batch, and pg-boss retries its jobs. With the events
+   * table as the queue only manual jobs are made here: a scheduled job (from before the switch, or from an
+   * api still sending them) is dropped, its event being PENDING in the table.
+   */
   readonly handle = async (jobs: Job<WebhookDeliveryJob>[]): Promise<void> => {
-    const rows = await this.load(jobs.map((job) => job.data.eventId));
-    const open = await openRecoveryItems(
-      this.dataSource,
-      jobs.map((job) => job.data),
-    );
-    const outcomes: Outcomes = { attempts: [], deferred: [], skipped: [], failed: [], unrecovered: [] };
-    await Promise.all(jobs.map(({ data: job }) => this.deliver(job, rows.get(job.eventId), open, outcomes)));
+    const data = jobs.map((job) => job.data).filter((job) => !this.fromTable || job.manual === true);
+    if (data.length === 0) return;
+    const rows = await this.load(data.map((job) => job.eventId));
+    const open = await openRecoveryItems(this.dataSource, data);
+    const outcomes = noOutcomes();
+    await Promise.all(data.map((job) => this.deliver(job, rows.get(job.eventId), open, outcomes)));
     await this.record(outcomes);
   };
+
+  /**
+   * The events table's batch (event-queue.ts): due PENDING events locked by `runner`'s transaction, whose
+   * outcomes are written in it; the caller commits. Answers when the first event it put back is due.
+   */
+  async deliverDue(rows: readonly EventRow[], runner: QueryRunner): Promise<number | undefined> {
+    const outcomes = noOutcomes();
+    const none = new Set<string>();
+    await Promise.all(
+      rows.map((row) => this.deliver({ eventId: row.id, numRetries: row.num_retries }, row, none, outcomes)),
+    );
+    await this.record(outcomes, runner);
+    // When the first event put back is due again (ms), so that a fetcher looks then rather than at its poll.
+    return outcomes.deferred.length > 0 ? Math.min(...outcomes.deferred.map((d) => d.at)) : undefined;
+  }
 
   /** One job: its attempt, or why it has none (dropped, skipped, given up, put back). */
   private async deliver(
@@ -184,8 +205,11 @@ export class DeliveryProcessor {
     return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** Every outcome of the batch and the jobs they call for, in one transaction. */
-  private async record(outcomes: Outcomes): Promise<void> {
+  /**
+   * Every outcome of the batch and the jobs they call for, in one transaction: `runner`'s when given (the
+   * events table's batch), else one of its own.
+   */
+  private async record(outcomes: Outcomes, inside?: QueryRunner): Promise<void> {
     const { attempts, deferred, skipped } = outcomes;
     const failed = [...outcomes.failed];
     const retries: { row: EventRow; numRetries: number; at: Date }[] = [];
@@ -214,14 +238,16 @@ export class DeliveryProcessor {
     const recorded = attempts.length > 0 ? attemptValues(attempts) : undefined;
     if (recorded && manual.length + retries.length + rest === 0) {
       // The common batch, every attempt delivered: one statement, so one round trip and one commit.
-      await query(this.dataSource, RECORD_ATTEMPTS, recorded);
+      await query(inside ?? this.dataSource, RECORD_ATTEMPTS, recorded);
       return;
     }
+    const inTransaction = <T>(work: (runner: QueryRunner) => Promise<T>) =>
+      inside ? work(inside) : transaction(this.dataSource, work);
 
     // Counted once committed: the retries scheduled (by number) and the events given up.
     let retried: number[] = [];
     let givenUp: GiveUpReason[] = [];
-    await transaction(this.dataSource, async (runner) => {
+    await inTransaction(async (runner) => {
       const db = bossDb(runner);
       if (recorded) await query(runner, RECORD_ATTEMPTS, recorded);
       if (manual.length > 0) {
@@ -246,23 +272,36 @@ export class DeliveryProcessor {
       }
       await storePauses(runner, pauses);
       await recordRecoveryOutcomes(runner, recovered);
-      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred.map(({ job, at }) => ({
-        data: job,
-        startAfter: new Date(at),
-      }));
+      // Put back: in the events table by its next attempt's time, or as a job.
+      const later = deferred.filter(({ job }) => this.fromTable && job.manual !== true);
+      if (later.length > 0) {
+        await query(
+          runner,
+          `UPDATE events e SET next_attempt_at = v.at FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
+            WHERE e.id = v.id AND e.status = 'PENDING'`,
+          [later.map((d) => d.job.eventId), later.map((d) => new Date(d.at).toISOString())],
+        );
+      }
+      const jobs: JobInsert<WebhookDeliveryJob>[] = deferred
+        .filter((d) => !later.includes(d))
+        .map(({ job, at }) => ({ data: job, startAfter: new Date(at) }));
       if (retries.length > 0) {
         // Only events still where this batch found them move on: a duplicate job cannot schedule twice.
         const moved = await query<{ id: string; num_retries: number }>(
           runner,
-          `UPDATE events e SET num_retries = v.n + 1, updated_at = now()
-             FROM unnest($1::uuid[], $2::int[]) AS v(id, n)
+          `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now()
+             FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at)
             WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
         RETURNING e.id, e.num_retries`,
-          [retries.map((r) => r.row.id), retries.map((r) => r.numRetries)],
+          [
+            retries.map((r) => r.row.id),
+            retries.map((r) => r.numRetries),
+            retries.map((r) => r.at.toISOString()),
+          ],
         );
         retried = moved.map((row) => row.num_retries);
         const at = new Map(retries.map((r) => [r.row.id, r.at]));
-        for (const row of moved) {
+        for (const row of this.fromTable ? [] : moved) {
           jobs.push({
             data: { eventId: row.id, numRetries: row.num_retries },
             startAfter: at.get(row.id) ?? new Date(),
@@ -317,4 +356,8 @@ export class DeliveryProcessor {
     const spread = 1 + this.config.retryJitter * (Math.random() * 2 - 1);
     return Math.round(base * spread);
   }
+}
+
+function noOutcomes(): Outcomes {
+  return { attempts: [], deferred: [], skipped: [], failed: [], unrecovered: [] };
 }

@@ -8,10 +8,14 @@ import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
+import { startEventQueue } from './event-queue.js';
 import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
+
+/** With the events table as the queue: pg-boss fetchers for manual delivery jobs. */
+const MANUAL_FETCHERS = 2;
 
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
@@ -43,9 +47,12 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   // One pg-boss worker per fetcher, so the busy ones are known and a notification wakes one idle
   // fetcher. pg-boss's own listener wakes every fetcher of the queue for each job sent: at a steady
   // 500 events/s that is 12 fetch queries per event, which took the CPU the deliveries needed.
+  // WEBHOOK_QUEUE=events: the events table is the queue of scheduled attempts (event-queue.ts); pg-boss
+  // carries only the manual ones (redeliveries, recoveries), which two fetchers keep up with.
+  const fromTable = config.webhooks.queue === 'events';
   const busy = new Set<string>();
   const fetchers: string[] = [];
-  for (let i = 0; i < config.fetchers; i++) {
+  for (let i = 0; i < (fromTable ? MANUAL_FETCHERS : config.fetchers); i++) {
     let id = '';
     id = await boss.work<WebhookDeliveryJob>(
       QUEUES.webhookDelivery,
@@ -67,6 +74,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     { ...polling, batchSize: 1 },
     recoveries.handle,
   );
+  const table = fromTable
+    ? await startEventQueue(config, deps.dataSource, boss, deliveries, logger)
+    : undefined;
   const retention = new EventRetention(config, deps.dataSource, logger);
   await retention.schedule(boss);
   await boss.work(QUEUES.eventRetention, polling, retention.handle);
@@ -98,13 +108,19 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     () => [...fetchers, mailWorker, recoveryWorker].forEach((id) => boss.notifyWorker(id)),
   );
   logger.info(
-    { fetchers: config.fetchers, batchSize: config.batchSize, perEndpoint: config.perEndpointConcurrency },
+    {
+      queue: config.webhooks.queue,
+      fetchers: config.fetchers,
+      batchSize: config.batchSize,
+      perEndpoint: config.perEndpointConcurrency,
+    },
     'webhooks worker started',
   );
   return {
     async stop() {
       await listener?.close();
       await Promise.all([
+        table?.stop(),
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
         boss.offWork(QUEUES.webhookRecovery, { wait: true }),

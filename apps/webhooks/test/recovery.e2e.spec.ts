@@ -27,13 +27,16 @@ describe('recovery', () => {
   });
   afterAll(() => fixture.close());
 
-  /** An event that failed for good after its three retries, `ageMs` ago. */
+  /**
+   * An event at its third retry, `ageMs` ago: failed for good, or another status; a PENDING one has its
+   * next attempt later (with the events table as the queue it would be due at once otherwise).
+   */
   const event = async (orgId: number, status: string, ageMs: number) => {
     const id = randomUUID();
     const at = new Date(Date.now() - ageMs);
     await fixture.rows(
-      `INSERT INTO events (id, org_id, entity, data, status, num_retries, created_at, updated_at)
-       VALUES ($1, $2, 'Users', '{"orgUserId":"u-1"}', $3, 3, $4, $4)`,
+      `INSERT INTO events (id, org_id, entity, data, status, num_retries, created_at, updated_at, next_attempt_at)
+       VALUES ($1, $2, 'Users', '{"orgUserId":"u-1"}', $3, 3, $4, $4, now() + interval '1 hour')`,
       [id, orgId, status, at],
     );
     return id;

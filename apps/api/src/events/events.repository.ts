@@ -7,6 +7,7 @@ import type { EntityName, KycEventType } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { EntityManager, QueryRunner } from 'typeorm';
 
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BOSS } from '../database/database.module.js';
 
 /** Jobs per pg-boss insert: one JSON parameter each, kept to a few hundred kilobytes. */
@@ -22,10 +23,21 @@ export interface NewEvent {
 
 @Injectable()
 export class EventsRepository {
-  constructor(@Inject(BOSS) private readonly boss: PgBoss) {}
+  /**
+   * WEBHOOK_QUEUE=events: the worker takes due PENDING events from the events table itself, so a new
+   * event needs no job (docs/decisions.md, "Webhooks: the events table as the queue"); redeliveries still do.
+   */
+  private readonly jobPerEvent: boolean;
+
+  constructor(
+    @Inject(BOSS) private readonly boss: PgBoss,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.jobPerEvent = config.webhooks.queue === 'pg-boss';
+  }
 
   /**
-   * The event's row and its delivery job. The same statement notifies the event streams (delivered at
+   * The event's row and its delivery job (with pg-boss as the queue). The same statement notifies the event streams (delivered at
    * commit, to every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
    * (docs/decisions.md, "Events: the log and the stream").
    */
@@ -37,7 +49,7 @@ export class EventsRepository {
        SELECT pg_notify($6, org_id::text) FROM inserted`,
       [id, event.orgId, event.entity, event.eventType ?? null, JSON.stringify(event.data), EVENTS_CHANNEL],
     );
-    await this.enqueue(manager, { eventId: id });
+    if (this.jobPerEvent) await this.enqueue(manager, { eventId: id });
   }
 
   /**
@@ -60,7 +72,7 @@ export class EventsRepository {
       ]);
     }
     const db = bossDb(runner);
-    for (let start = 0; start < rows.length; start += BULK_JOBS) {
+    for (let start = 0; this.jobPerEvent && start < rows.length; start += BULK_JOBS) {
       const jobs = rows.slice(start, start + BULK_JOBS).map(({ id }) => {
         const job: WebhookDeliveryJob = { eventId: id };
         return { data: job };

@@ -153,6 +153,8 @@ export class ApiFixture {
       LOG_LEVEL: 'silent',
       // The bootstrap ADMIN steps up once, at the start, for the whole file.
       OPERATOR_STEP_UP_MINUTES: '60',
+      // The webhook queue's design under test (docs/configuration.md): WEBHOOK_QUEUE=events npm test.
+      ...(process.env.WEBHOOK_QUEUE ? { WEBHOOK_QUEUE: process.env.WEBHOOK_QUEUE } : {}),
       ...env,
     });
     const logger = createLogger(config.logLevel, options.logTo);
@@ -340,6 +342,27 @@ export class ApiFixture {
   /** Rows of a table matching `where` (SQL), to check what was stored. */
   rows<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
     return this.dataSource.query<T[]>(sql, parameters);
+  }
+
+  /**
+   * A SQL expression: the deliveries queued, as the queue's design keeps them (WEBHOOK_QUEUE): pg-boss's
+   * delivery jobs, and with the events table as the queue its PENDING events besides.
+   */
+  get queuedDeliveries(): string {
+    const jobs = `(SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery')`;
+    if (this.config.webhooks.queue === 'pg-boss') return jobs;
+    return `(${jobs} + (SELECT count(*)::int FROM events WHERE status = 'PENDING'))`;
+  }
+
+  /** How many of `eventIds` the worker would deliver: a job each, or PENDING and due in the events table. */
+  async queuedFor(eventIds: readonly string[]): Promise<number> {
+    const [row] = await this.rows<{ n: number }>(
+      this.config.webhooks.queue === 'pg-boss'
+        ? "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = ANY($1)"
+        : "SELECT count(*)::int AS n FROM events WHERE id = ANY($1::uuid[]) AND status = 'PENDING' AND next_attempt_at <= now()",
+      [eventIds],
+    );
+    return row?.n ?? 0;
   }
 }
 

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
-import { QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
+import { EVENTS_CHANNEL, QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import type { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -79,6 +79,8 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
   DATA_DIR: '/nonexistent',
   // Any free port: processes of several tests run at once (WorkerProcess reads the one bound from the log).
   WORKER_PORT: '0',
+  // The queue's design under test: WEBHOOK_QUEUE=events npm test runs the suite on the events table.
+  ...(process.env.WEBHOOK_QUEUE ? { WEBHOOK_QUEUE: process.env.WEBHOOK_QUEUE } : {}),
 };
 
 export class WorkerFixture {
@@ -141,7 +143,10 @@ export class WorkerFixture {
     return { orgId, supportEmail: supportEmails[0] ?? '' };
   }
 
-  /** An event and its delivery job, committed together as the api's EventsService does. */
+  /**
+   * An event and what makes it deliverable, committed together as the api's EventsRepository does: its
+   * delivery job, or with the events table as the queue the NOTIFY of the event log.
+   */
   async enqueueEvent(
     orgId: number,
     options: {
@@ -168,7 +173,10 @@ export class WorkerFixture {
           options.createdAt ?? null,
         ],
       );
-      await this.boss.send(QUEUES.webhookDelivery, { eventId: id }, { db: bossDb(manager.queryRunner!) });
+      if (this.config.webhooks.queue === 'events')
+        await manager.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(orgId)]);
+      else
+        await this.boss.send(QUEUES.webhookDelivery, { eventId: id }, { db: bossDb(manager.queryRunner!) });
     });
     return id;
   }

@@ -19,6 +19,8 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 // (org_id, data->>'orgUserId', created_at, id) of KYC events, for a user's KYC history on the dashboard: an
 // expression TypeORM cannot declare, so the migration (1795900000000) owns it.
 @Index('events_org_user_kyc', { synchronize: false })
+// The PENDING events by next_attempt_at, the webhooks worker's queue: a partial index (migration 1796300000000).
+@Index('events_due', { synchronize: false })
 export class Event {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
@@ -49,6 +51,14 @@ export class Event {
 
   @CreatedAt()
   createdAt!: Date;
+
+  /**
+   * While PENDING: when the webhooks worker may make its next attempt (now for a new event; a retry's
+   * backoff, or the time its receiver asked for). The worker's queue (docs/decisions.md, "Webhooks: the
+   * events table as the queue").
+   */
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', precision: 3, default: () => 'now()' })
+  nextAttemptAt!: Date;
 
   /**
    * Insertion order (a sequence, bigint as a string): orders the events of one transaction, and breaks

@@ -12,6 +12,7 @@ import { Dashboard1795800000000 } from './1795800000000-Dashboard.js';
 import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.js';
 import { DashboardEvents1796000000000 } from './1796000000000-DashboardEvents.js';
 import { ConsoleWebhookHealth1796200000000 } from './1796200000000-ConsoleWebhookHealth.js';
+import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -27,4 +28,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DashboardVolumes1795900000000,
   DashboardEvents1796000000000,
   ConsoleWebhookHealth1796200000000,
+  DeliveryQueue1796300000000,
 ];
