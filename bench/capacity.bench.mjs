@@ -288,25 +288,31 @@ async function startWorker() {
 }
 
 function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0;
 }
 
-/** CPU seconds of the whole PostgreSQL cluster: the postmaster and every process it started. */
+/**
+ * CPU seconds of the whole PostgreSQL cluster: the postmaster's own and its children's, those that ended
+ * (a closed connection's backend, an autovacuum worker: the postmaster waited for them, so they are in its
+ * cutime and cstime) and those still running.
+ */
 function clusterCpu() {
   const postmaster = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = cpuSeconds(postmaster);
+  const fields = statFields(postmaster);
+  let total = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(fields[1]) === postmaster) total += cpuSeconds(entry);
-    } catch {
-      // gone meanwhile
-    }
+    const child = statFields(entry);
+    if (child && Number(child[1]) === postmaster) total += (Number(child[11]) + Number(child[12])) / 100;
   }
   return total;
+}
+
+/** The fields of /proc/<pid>/stat after the command's name (state first), or undefined once it is gone. */
+function statFields(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
 }
