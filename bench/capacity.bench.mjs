@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
 import { seed, signedHeaders } from './lib/seed.mjs';
-import { startApiServer } from './lib/api-server-process.mjs';
+import { startServer } from './lib/http-bench.mjs';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -63,14 +63,14 @@ const processes = [];
 try {
   await postgres.createDatabase('capacity');
   // The first api migrates the database; the second starts once it has.
-  const apiA = await startApiServer(url, env);
+  const apiA = await startServer('api', { url, env });
   processes.push(apiA);
   const baseUrl = `http://127.0.0.1:${apiA.port}`;
   const { operatorToken } = await bootstrapOperator(baseUrl, env.ADMIN_TOKEN);
   const userIds = Array.from({ length: USERS }, (_, i) => `trader-${i + 1}`);
   const credentials = await seed(baseUrl, operatorToken, { name: 'capacity', userIds });
   await registerEndpoint();
-  const apiB = await startApiServer(url, env);
+  const apiB = await startServer('api', { url, env });
   processes.push(apiB);
   const workers = [await startWorker(), await startWorker()];
   const apis = [apiA, apiB];
