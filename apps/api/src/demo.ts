@@ -127,7 +127,7 @@ async function ensureDemoOperator(app: INestApplicationContext): Promise<DemoOpe
 const demoCode = (file: string) =>
   `$(node -p 'require("./apps/api/node_modules/otplib").generateSync({secret: require("${file}").operatorTotpSecret})')`;
 
-/** What `npm start` prints: where the service is, the dashboard, and requests to paste. */
+/** What `npm start` prints: where the service is, the console, the dashboard, and requests to paste. */
 export function demoInstructions(file: string, c: DemoCredentials, dashboardLink?: string): string {
   return [
     `API listening on ${c.baseUrl} (OpenAPI at ${c.baseUrl}/docs)`,
@@ -136,6 +136,9 @@ export function demoInstructions(file: string, c: DemoCredentials, dashboardLink
     'issuing credentials and managing operators also need a fresh TOTP code (--otp), here from its secret:',
     '  npm run admin -- orgs list',
     `  npm run admin -- api-keys issue ${c.orgId} --otp ${demoCode(file)}`,
+    `Open the operator console at ${c.baseUrl}/console/ and sign in as ${c.operatorEmail} with the`,
+    'password in that file (operatorPassword) and the code its TOTP secret gives now (docs/console.md):',
+    `  echo ${demoCode(file)}`,
     '',
     ...(dashboardLink
       ? [

@@ -213,11 +213,17 @@ describe('node apps/api/dist/main.js', () => {
 
       // The demo operator: the admin CLI with its personal token, and --otp with a code of its TOTP secret.
       expect(run.output()).toContain('Demo operator admin@localhost (ADMIN)');
+      expect(run.output()).toContain('/console/ and sign in as admin@localhost');
       const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
         orgId: number;
         operatorToken: string;
         operatorTotpSecret: string;
       };
+      // The console the printed lines point to (signing in is console.browser.spec.ts's: the demo's
+      // enrolment spent this TOTP step's code, and the CLI below takes the next one).
+      const consolePage = await fetch(`http://127.0.0.1:${port}/console/sign-in`);
+      expect(consolePage.status).toBe(200);
+      expect(await consolePage.text()).toContain('name="password"');
       const cli = (args: string[]) =>
         new Promise<{ code: number | null; out: string }>((resolve, reject) => {
           const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'cli', 'admin.js'), ...args], {
