@@ -27,7 +27,7 @@ export default tseslint.config(
   },
   {
     // The web areas' scripts run in the browser (apps/api/src/web).
-    files: ['apps/api/public/**/*.js'],
+    files: ['apps/api/public/**/*.js', 'apps/api/public/**/*.mjs'],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -15,7 +15,7 @@ import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
 import { dropEmptyQueryValues } from './web/filter-forms.js';
-import { PUBLIC_DIR } from './web/public-dir.js';
+import { PDFJS_DIR, PDFJS_FILES, PUBLIC_DIR } from './web/public-dir.js';
 import { webPageRoutes } from './web/web-areas.js';
 import { setupWebSecurity } from './web/web-security.js';
 
@@ -51,6 +51,12 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   await setupWebSecurity(app);
   dropEmptyQueryValues(fastify);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
+  app.useStaticAssets({
+    root: PDFJS_DIR,
+    prefix: '/assets/pdfjs/',
+    decorateReply: false,
+    allowedPath: (path: string) => PDFJS_FILES.includes(path.replace(/^\//, '')),
+  });
   await app.init();
   return app;
 }

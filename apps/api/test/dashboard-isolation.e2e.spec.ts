@@ -11,7 +11,7 @@ import {
 } from './support/dashboard-session.js';
 
 const CSP =
-  "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;object-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'self'";
+  "default-src 'self';script-src 'self';worker-src 'self';style-src 'self';img-src 'self' data:;object-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'self'";
 
 // Two organisations seeded through the api take a while on a loaded machine.
 jest.setTimeout(60_000);

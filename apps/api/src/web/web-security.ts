@@ -13,6 +13,8 @@ import { isWebPath } from './web-areas.js';
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
   'script-src': ["'self'"],
+  // The console draws KYC PDFs with pdf.js, whose worker is served from /assets (public/kyc-pdf.mjs).
+  'worker-src': ["'self'"],
   'style-src': ["'self'"],
   'img-src': ["'self'", 'data:'],
   'object-src': ["'none'"],

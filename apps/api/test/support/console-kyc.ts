@@ -7,10 +7,29 @@ import type { ApiFixture, OrgSession } from './app-fixture.js';
 import { pngImage } from './console-browser.js';
 import type { EnrolledOperator } from './enrolled-operator.js';
 
-export const PDF = Buffer.from(
-  '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n',
-  'latin1',
-);
+/** A valid one-page PDF (US letter) whose page is a black filled rectangle, with a correct xref table. */
+export function onePagePdf(): Buffer {
+  const content = '0 0 0 rg 50 50 200 100 re f\n';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+  ];
+  let body = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+export const PDF = onePagePdf();
 export const PHOTO = pngImage(240, 150, [40, 110, 180]);
 /** Passes the upload's check (it starts like a PDF) but is an HTML page with script after that. */
 export const POLYGLOT = Buffer.from(

@@ -197,7 +197,7 @@ export class ConsoleKycController {
   }
 }
 
-/** A document's bytes, for the file page's <img> and <iframe> and its download links. */
+/** A document's bytes, for the file page's <img>, its PDF pages (public/kyc-pdf.mjs) and its download links. */
 @WebFiles()
 @UseGuards(ConsoleGuard)
 @Controller('console/kyc')

@@ -1,10 +1,11 @@
-// A user's KYC file: where it stands, the form, the documents shown inline (images as <img>, PDFs in a
-// sandboxed frame, anything else only as a download; console/document-answer.ts serves them), and the
-// three decisions with their text.
+// A user's KYC file: where it stands, the form, the documents shown inline (images as <img>, PDFs drawn
+// into canvases by our own script with pdf.js, public/kyc-pdf.mjs; anything else only as a download;
+// console/document-answer.ts serves them), and the three decisions with their text.
 import type { KycView } from '../../kyc/kyc.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
+import { ASSETS_PATH } from '../../web/web-areas.js';
 import { isImage } from '../document-answer.js';
 import { KYC_QUEUE } from '../nav.js';
 import { ConsolePage } from './console-page.js';
@@ -99,7 +100,11 @@ export function KycFilePage(props: {
               {isImage(served) ? (
                 <img class="document-view" src={src} alt={`${label}, ${view.fileName}`} />
               ) : served === 'application/pdf' ? (
-                <iframe class="document-view" sandbox="" src={src} title={`${label}, ${view.fileName}`} />
+                <div class="pdf-pages" data-pdf={src} data-document-id={view.id}>
+                  <p class="hint pdf-fallback">
+                    This PDF is drawn by the page's script; without it, download it.
+                  </p>
+                </div>
               ) : null}
               <p>
                 <a href={`${src}?download=1`}>Download {view.fileName}</a>
@@ -107,6 +112,9 @@ export function KycFilePage(props: {
             </article>
           );
         })}
+        {props.documents.some(({ served }) => served === 'application/pdf') && (
+          <script type="module" src={`${ASSETS_PATH}/kyc-pdf.mjs`} />
+        )}
       </section>
       <section aria-labelledby="decide-heading">
         <h2 id="decide-heading">Decision</h2>
