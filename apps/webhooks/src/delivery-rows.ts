@@ -1,5 +1,5 @@
 // What the delivery processor (delivery.ts) reads and writes per batch: an event with its organisation's
-// endpoint, an attempt's outcome, and the two statements every batch runs.
+// endpoint, an attempt's outcome, the two statements every batch runs and those its other outcomes need.
 import type { Statement } from '@svc/db';
 import type { AttemptResult } from '@svc/webhook-sender';
 
@@ -63,6 +63,33 @@ export const RECORD_ATTEMPTS: Statement = {
          UPDATE events SET status = 'DELIVERED', updated_at = now()
           WHERE id = ANY($13::uuid[]) AND status = 'PENDING'`,
 };
+
+/** Manual (re)deliveries: the event's numRetries raised to the attempt's, DELIVERED when it was. Values: ids, numRetries, delivered. */
+export const MARK_MANUAL_ATTEMPTS = `UPDATE events e SET num_retries = GREATEST(e.num_retries, v.n), updated_at = now(),
+                  status = CASE WHEN v.delivered THEN 'DELIVERED' ELSE e.status END
+             FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`;
+
+/** Events with no ACTIVE endpoint to deliver to. Values: ids. */
+export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'PENDING'`;
+
+/** Events put back in the events table (the queue of WEBHOOK_QUEUE=events) until their next attempt's time. Values: ids, times. */
+export const PUT_BACK = `UPDATE events e SET next_attempt_at = v.at FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
+            WHERE e.id = v.id AND e.status = 'PENDING'`;
+
+/** The next retry of each event still where its batch found it (a duplicate job cannot schedule twice); answers those that moved. Values: ids, numRetries, times. */
+export const SCHEDULE_RETRIES = `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now()
+             FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at)
+            WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
+        RETURNING e.id, e.num_retries`;
+
+/** FAILED for good, each noted once for its organisation's failure e-mail; answers the events noted. Values: ids, numRetries. */
+export const MARK_FAILED = `WITH failed AS (
+         UPDATE events e SET status = 'FAILED', updated_at = now()
+           FROM unnest($1::uuid[], $2::int[]) AS v(id, n)
+          WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
+      RETURNING e.id, e.org_id)
+       INSERT INTO webhook_failures (event_id, org_id, failed_at)
+       SELECT id, org_id, now() FROM failed ON CONFLICT DO NOTHING RETURNING event_id, org_id`;
 
 export function attemptValues(attempts: Attempted[]): unknown[] {
   const column = <T>(pick: (a: Attempted) => T) => attempts.map(pick);

@@ -16,7 +16,12 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { WorkerConfig } from './config.js';
 import {
   LOAD_EVENTS,
+  MARK_FAILED,
+  MARK_MANUAL_ATTEMPTS,
+  MARK_SKIPPED,
+  PUT_BACK,
   RECORD_ATTEMPTS,
+  SCHEDULE_RETRIES,
   attemptValues,
   type Attempted,
   type EventRow,
@@ -251,54 +256,35 @@ export class DeliveryProcessor {
       const db = bossDb(runner);
       if (recorded) await query(runner, RECORD_ATTEMPTS, recorded);
       if (manual.length > 0) {
-        await query(
-          runner,
-          `UPDATE events e SET num_retries = GREATEST(e.num_retries, v.n), updated_at = now(),
-                  status = CASE WHEN v.delivered THEN 'DELIVERED' ELSE e.status END
-             FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`,
-          [
-            manual.map((a) => a.row.id),
-            manual.map((a) => a.numRetries),
-            manual.map((a) => a.result.delivered),
-          ],
-        );
+        await query(runner, MARK_MANUAL_ATTEMPTS, [
+          manual.map((a) => a.row.id),
+          manual.map((a) => a.numRetries),
+          manual.map((a) => a.result.delivered),
+        ]);
       }
       if (skipped.length > 0) {
-        await query(
-          runner,
-          `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'PENDING'`,
-          [skipped],
-        );
+        await query(runner, MARK_SKIPPED, [skipped]);
       }
       await storePauses(runner, pauses);
       await recordRecoveryOutcomes(runner, recovered);
       // Put back: in the events table by its next attempt's time, or as a job.
       const later = deferred.filter(({ job }) => this.fromTable && job.manual !== true);
       if (later.length > 0) {
-        await query(
-          runner,
-          `UPDATE events e SET next_attempt_at = v.at FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
-            WHERE e.id = v.id AND e.status = 'PENDING'`,
-          [later.map((d) => d.job.eventId), later.map((d) => new Date(d.at).toISOString())],
-        );
+        await query(runner, PUT_BACK, [
+          later.map((d) => d.job.eventId),
+          later.map((d) => new Date(d.at).toISOString()),
+        ]);
       }
       const jobs: JobInsert<WebhookDeliveryJob>[] = deferred
         .filter((d) => !later.includes(d))
         .map(({ job, at }) => ({ data: job, startAfter: new Date(at) }));
       if (retries.length > 0) {
         // Only events still where this batch found them move on: a duplicate job cannot schedule twice.
-        const moved = await query<{ id: string; num_retries: number }>(
-          runner,
-          `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now()
-             FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at)
-            WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
-        RETURNING e.id, e.num_retries`,
-          [
-            retries.map((r) => r.row.id),
-            retries.map((r) => r.numRetries),
-            retries.map((r) => r.at.toISOString()),
-          ],
-        );
+        const moved = await query<{ id: string; num_retries: number }>(runner, SCHEDULE_RETRIES, [
+          retries.map((r) => r.row.id),
+          retries.map((r) => r.numRetries),
+          retries.map((r) => r.at.toISOString()),
+        ]);
         retried = moved.map((row) => row.num_retries);
         const at = new Map(retries.map((r) => [r.row.id, r.at]));
         for (const row of this.fromTable ? [] : moved) {
@@ -320,17 +306,10 @@ export class DeliveryProcessor {
    * Returns why each event that moved was given up.
    */
   private async fail(runner: QueryRunner, failed: GivenUp[]): Promise<GiveUpReason[]> {
-    const noted = await query<{ event_id: string; org_id: number }>(
-      runner,
-      `WITH failed AS (
-         UPDATE events e SET status = 'FAILED', updated_at = now()
-           FROM unnest($1::uuid[], $2::int[]) AS v(id, n)
-          WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
-      RETURNING e.id, e.org_id)
-       INSERT INTO webhook_failures (event_id, org_id, failed_at)
-       SELECT id, org_id, now() FROM failed ON CONFLICT DO NOTHING RETURNING event_id, org_id`,
-      [failed.map((f) => f.row.id), failed.map((f) => f.numRetries)],
-    );
+    const noted = await query<{ event_id: string; org_id: number }>(runner, MARK_FAILED, [
+      failed.map((f) => f.row.id),
+      failed.map((f) => f.numRetries),
+    ]);
     const orgs = new Set(noted.map((row) => row.org_id));
     const endpoints = new Map<string, EventRow>();
     for (const { row } of failed)
