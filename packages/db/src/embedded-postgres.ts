@@ -20,6 +20,8 @@ export interface EmbeddedPostgresOptions {
   readonly onLog?: (line: string) => void;
   /** Called when the server exits by itself (crashed or killed), not through stop(). */
   readonly onUnexpectedExit?: (how: string) => void;
+  /** More server settings (`-c name=value`), e.g. `shared_preload_libraries` for a benchmark. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 export interface RunningPostgres {
@@ -49,7 +51,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     createPostgresUser: true,
     // Without these the cluster's encoding follows the environment, and a bare one gives SQL_ASCII.
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=200'],
+    postgresFlags: Object.entries({ max_connections: '200', ...options.settings }).flatMap(
+      ([name, value]) => ['-c', `${name}=${value}`],
+    ),
     onLog: options.onLog ?? (() => undefined),
     onError: (error) => options.onLog?.(String(error)),
   });
