@@ -1,7 +1,7 @@
 // Webhook delivery: the worker (`node apps/webhooks/dist/main.js`, a child process as in production)
 // against a reference doing the same job with nothing but pg and undici (lib/webhooks-reference.mjs), on
 // the same PostgreSQL, with the same signing, to the same loopback receiver (here) that answers 200 at once:
-//   saturation: BENCH_EVENTS events and their jobs committed at once; deliveries per second until every
+//   saturation: BENCH_EVENTS events committed at once; deliveries per second until every
 //     one has been received and is DELIVERED in the database (median of BENCH_ROUNDS interleaved rounds);
 //   steady: BENCH_RATE events per second for BENCH_SECONDS, one transaction each as the api makes them;
 //     latency from the commit to the receiver having the request, p50 and p99.
@@ -10,7 +10,7 @@
 // its database (the enqueueing included), from /proc: less moved by the machine's other load.
 // Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets (issue 15): >= 0.9 of
 // the reference's deliveries/s, p99 <= 20 ms at 500/s. BENCH_CANDIDATES picks the candidates (default
-// worker,events,reference: the worker on pg-boss, the worker on the events table, the reference). BENCH_CPU_PROF=<dir> profiles both children;
+// worker,reference). BENCH_CPU_PROF=<dir> profiles both children;
 // WEBHOOK_* variables are passed to both (the reference takes WEBHOOK_FETCHERS and WEBHOOK_BATCH_SIZE too).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { EVENTS_CHANNEL, QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
+import { EVENTS_CHANNEL, encryptSecret, openDatabase } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
 import { verifyWebhookRequest } from '@svc/protocol';
 import pg from 'pg';
@@ -35,9 +35,8 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 // BENCH_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements) of each candidate, measured
 // rounds only, printed after the table.
 const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
-// worker: the worker with pg-boss as its queue (WEBHOOK_QUEUE=pg-boss); events: the worker with the events
-// table as its queue (WEBHOOK_QUEUE=events); reference: lib/webhooks-reference.mjs.
-const CANDIDATES = (process.env.BENCH_CANDIDATES ?? 'worker,events,reference').split(',');
+// worker: the webhooks worker (its queue the events table); reference: lib/webhooks-reference.mjs.
+const CANDIDATES = (process.env.BENCH_CANDIDATES ?? 'worker,reference').split(',');
 const SECRET = 'whsec_bench-secret-0123456789abcdef';
 const MASTER_KEY = randomBytes(32).toString('base64');
 // A user record as the api sends it (docs/api-guide.md#users-events).
@@ -168,7 +167,6 @@ async function startCandidate(name) {
         // Any free port for the operations server: another worker may hold the default.
         WORKER_PORT: '0',
         ...Object.fromEntries(passed),
-        ...(worker ? { WEBHOOK_QUEUE: name === 'events' ? 'events' : 'pg-boss' } : {}),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -187,15 +185,11 @@ async function startCandidate(name) {
   child.stdout.on('data', (chunk) => process.stderr.write(chunk));
 
   const pool = new pg.Pool({ connectionString: url, max: 20 });
-  // The worker's events are enqueued as the api does (EventsService): TypeORM, the job through bossDb.
-  // With the events table as the queue the api writes the event rows only (their NOTIFY is the outbox's).
+  // The worker's events are written as the api writes them (EventsRepository): TypeORM, the rows and their
+  // NOTIFY; the reference's through pg.
   const producer = worker
     ? await openDatabase({ url, poolSize: 20, applicationName: 'bench-api' })
     : undefined;
-  const boss =
-    name === 'worker'
-      ? await startBoss({ url, supervise: false, listen: false }, (error) => console.error(error))
-      : undefined;
   const insertEvents = (ids) => [
     `INSERT INTO events (id, org_id, entity, data)
      SELECT id, org, 'Users', $3::jsonb FROM unnest($1::uuid[], $2::int[]) AS t(id, org)`,
@@ -205,8 +199,8 @@ async function startCandidate(name) {
     name,
     pool,
     /**
-     * The events in one transaction with what makes them deliverable: their jobs (worker) or a NOTIFY
-     * (reference). Returns when COMMIT was sent and when it returned.
+     * The events in one transaction with the NOTIFY that wakes the candidate. Returns when COMMIT was sent
+     * and when it returned.
      */
     async enqueue(ids) {
       if (!producer) {
@@ -226,18 +220,7 @@ async function startCandidate(name) {
       try {
         await runner.startTransaction();
         await runner.query(...insertEvents(ids));
-        if (!boss) {
-          await runner.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, '*']);
-          const before = performance.now();
-          await runner.commitTransaction();
-          return { before, at: performance.now() };
-        }
-        const db = bossDb(runner);
-        if (ids.length === 1) await boss.send(QUEUES.webhookDelivery, { eventId: ids[0] }, { db });
-        else {
-          const jobs = ids.map((eventId) => ({ data: { eventId } }));
-          await boss.insert(QUEUES.webhookDelivery, jobs, { db });
-        }
+        await runner.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, '*']);
         const before = performance.now();
         await runner.commitTransaction();
         return { before, at: performance.now() };
@@ -250,7 +233,6 @@ async function startCandidate(name) {
     /** CPU seconds of the PostgreSQL backends serving this candidate's database, by pid. */
     databaseCpu: () => databaseCpu(database),
     async stop() {
-      await boss?.stop({ graceful: false });
       await producer?.destroy();
       await pool.end();
       child.kill('SIGTERM');

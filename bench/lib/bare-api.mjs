@@ -4,12 +4,12 @@
 //     signature over the raw body; the key row is looked up and its secret decrypted (AES-256-GCM under
 //     the master key) behind a 0.5 s cache; the signature is claimed in used_signatures (INSERT ... ON
 //     CONFLICT DO NOTHING); the body is validated as CreateUserDto is; then in ONE transaction the user
-//     row, the events row and the pg-boss job (pg-boss `send` with a `db` adapter over the same client,
-//     as the api's EventsService does); the same envelope back.
+//     row and the events row with its NOTIFY (the events table is the webhooks worker's queue, as the
+//     api's EventsRepository writes it); the same envelope back.
 //   POST /api/v1/orders/ (API key signature): the same signature check and claim; the body validated as
 //     CreateOrderDto is; then in ONE transaction the same statements and arithmetic as the api's, written
 //     independently in lib/bare-orders.mjs: lock the user and read the policy, read the facts, check, fill
-//     at the operator price, insert the order, move the position; the events row and the pg-boss job; the
+//     at the operator price, insert the order, move the position; the events row with its NOTIFY; the
 //     record back.
 //   POST /api/v1/oauth/test (bearer): SHA-256 of the token, the oauth_tokens row joined to its live
 //     client behind the same 0.5 s cache, expiry, scope BASE_MODULE:WRITE; the body checked and echoed
@@ -20,7 +20,7 @@
 import { createDecipheriv, createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { QUEUES, startBoss } from '@svc/db';
+import { EVENTS_CHANNEL } from '@svc/db';
 import {
   ALL_SCOPES,
   CanonicalJsonError,
@@ -133,13 +133,17 @@ export function bearerCheck(pool) {
   };
 }
 
+/** An event row and its NOTIFY (the worker and the event streams), in one statement as the api sends it. */
+const EVENT_INSERT = `WITH inserted AS (
+    INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
+  SELECT pg_notify($6, org_id::text) FROM inserted`;
+
 /**
  * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
  * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
  */
 export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
-  const boss = await startBoss({ url, supervise: false }, () => undefined);
   const apiKeys = new TtlCache();
 
   const findApiKey = (key) =>
@@ -222,15 +226,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
         userType: 'CONSUMER',
       };
       const eventId = randomUUID();
-      await client.query(
-        'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
-        [eventId, orgId, 'Users', null, record],
-      );
-      await boss.send(
-        QUEUES.webhookDelivery,
-        { eventId },
-        { db: { executeSql: (text, values) => client.query(text, values) } },
-      );
+      await client.query(EVENT_INSERT, [eventId, orgId, 'Users', null, record, EVENTS_CHANNEL]);
       await client.query('COMMIT');
       return {
         ...record,
@@ -269,15 +265,14 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       // Retries of a clientOrderId are not driven by the benchmark.
       if (missing) throw new HttpError(409, 'Conflict: clientOrderId already used');
       const eventId = randomUUID();
-      await client.query(
-        'INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5)',
-        [eventId, orgId, 'Orders', null, JSON.stringify(record)],
-      );
-      await boss.send(
-        QUEUES.webhookDelivery,
-        { eventId },
-        { db: { executeSql: (text, values) => client.query(text, values) } },
-      );
+      await client.query(EVENT_INSERT, [
+        eventId,
+        orgId,
+        'Orders',
+        null,
+        JSON.stringify(record),
+        EVENTS_CHANNEL,
+      ]);
       await client.query('COMMIT');
       return record;
     } catch (error) {
@@ -405,7 +400,6 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     server,
     async close() {
       await new Promise((resolve) => server.close(resolve));
-      await boss.stop({ graceful: false });
       await pool.end();
     },
   };

@@ -72,7 +72,7 @@ export const MARK_MANUAL_ATTEMPTS = `UPDATE events e SET num_retries = GREATEST(
 /** Events with no ACTIVE endpoint to deliver to. Values: ids. */
 export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'PENDING'`;
 
-/** Events put back in the events table (the queue of WEBHOOK_QUEUE=events) until their next attempt's time. Values: ids, times. */
+/** Events put back in the events table until their next attempt's time. Values: ids, times. */
 export const PUT_BACK = `UPDATE events e SET next_attempt_at = v.at FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
             WHERE e.id = v.id AND e.status = 'PENDING'`;
 

@@ -1,11 +1,10 @@
-// Delivers the api's events (docs/decisions.md, "Webhooks"). Each batch of jobs: read the events and their
-// organisations' endpoints, make the attempts (the per-endpoint cap applies), then write every outcome
-// in one transaction with the jobs that follow from it (retries, put-back jobs, failure e-mails). A
-// crash before that commit loses nothing: pg-boss hands the jobs out again and the attempts repeat (at
-// least once; receivers drop duplicates by svc-event-id). A job whose event has moved on (delivered,
-// or a later retry scheduled) is dropped, so a duplicate job never sends twice in one state. A receiver
-// that asked for time (endpoint-pauses.ts) gets no attempt before then; recoveries count their events'
-// outcomes (recovery.ts).
+// Delivers the api's events (docs/decisions.md, "Webhooks"). A batch is either due PENDING events the events
+// table's queue locked (event-queue.ts) or redelivery jobs from pg-boss (manual, recoveries' included):
+// make the attempts (the per-endpoint cap applies), then write every outcome in one transaction with what
+// follows from it (the next attempt's time, put-back events and jobs, FAILED and the failure e-mail). A
+// crash before that commit loses nothing: the row locks or the jobs are let go and the attempts repeat (at
+// least once; receivers drop duplicates by svc-event-id). A receiver that asked for time
+// (endpoint-pauses.ts) gets no attempt before then; recoveries count their events' outcomes (recovery.ts).
 import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
 import { eventBodyText, MAX_EVENT_RETRIES } from '@svc/protocol';
 import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
@@ -34,7 +33,7 @@ import { openRecoveryItems, recordRecoveryOutcomes, recoveryKey, type RecoveryOu
 /** What a batch decided, written in one transaction. */
 interface Outcomes {
   attempts: Attempted[];
-  /** Jobs to put back in the queue: their endpoint had no free slot, or is paused until `at`. */
+  /** Events or jobs to put back: their endpoint had no free slot, or is paused until `at`. */
   deferred: { job: WebhookDeliveryJob; at: number }[];
   /** Events with no active endpoint: nothing to deliver to. */
   skipped: string[];
@@ -63,8 +62,6 @@ export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
   private readonly pauses: EndpointPauses;
   private readonly secrets = new Map<string, string>();
-  /** WEBHOOK_QUEUE=events: scheduled attempts come from the events table, not pg-boss jobs. */
-  private readonly fromTable: boolean;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -74,18 +71,17 @@ export class DeliveryProcessor {
     private readonly logger: Logger,
     private readonly metrics: WorkerMetrics,
   ) {
-    this.fromTable = config.webhooks.queue === 'events';
     this.slots = new EndpointSlots(config.perEndpointConcurrency);
     this.pauses = new EndpointPauses(config.retryAfterMaxMs);
   }
 
   /**
-   * The pg-boss batch handler. Throwing fails the batch, and pg-boss retries its jobs. With the events
-   * table as the queue only manual jobs are made here: a scheduled job (from before the switch, or from an
-   * api still sending them) is dropped, its event being PENDING in the table.
+   * The pg-boss batch handler, for redeliveries. Throwing fails the batch, and pg-boss retries its jobs. A
+   * job that is not manual (written by a version that queued a job per event) is dropped: its event is
+   * PENDING in the events table, whose queue delivers it.
    */
   readonly handle = async (jobs: Job<WebhookDeliveryJob>[]): Promise<void> => {
-    const data = jobs.map((job) => job.data).filter((job) => !this.fromTable || job.manual === true);
+    const data = jobs.map((job) => job.data).filter((job) => job.manual === true);
     if (data.length === 0) return;
     const rows = await this.load(data.map((job) => job.eventId));
     const open = await openRecoveryItems(this.dataSource, data);
@@ -101,9 +97,7 @@ export class DeliveryProcessor {
   async deliverDue(rows: readonly EventRow[], runner: QueryRunner): Promise<number | undefined> {
     const outcomes = noOutcomes();
     const none = new Set<string>();
-    await Promise.all(
-      rows.map((row) => this.deliver({ eventId: row.id, numRetries: row.num_retries }, row, none, outcomes)),
-    );
+    await Promise.all(rows.map((row) => this.deliver({ eventId: row.id }, row, none, outcomes)));
     await this.record(outcomes, runner);
     // When the first event put back is due again (ms), so that a fetcher looks then rather than at its poll.
     return outcomes.deferred.length > 0 ? Math.min(...outcomes.deferred.map((d) => d.at)) : undefined;
@@ -119,16 +113,14 @@ export class DeliveryProcessor {
     if (!row) return; // the event is gone (its organisation was deleted)
     const manual = job.manual === true;
     const recoveryId = manual ? job.recoveryId : undefined;
-    const expected = job.numRetries ?? 0;
     if (recoveryId !== undefined && !openItems.has(recoveryKey(recoveryId, row.id))) return; // counted
-    if (!manual && (row.status !== 'PENDING' || row.num_retries !== expected)) return; // stale job
     // No attempt can be made: a scheduled one skips or fails the event, a recovery counts it failed.
     const noAttempt = (outcome: 'skipped' | 'failed') => {
       if (recoveryId !== undefined)
         outcomes.unrecovered.push({ recoveryId, eventId: row.id, delivered: false });
       else if (manual) return;
       else if (outcome === 'skipped') outcomes.skipped.push(row.id);
-      else outcomes.failed.push({ row, numRetries: expected, reason: 'window_expired' });
+      else outcomes.failed.push({ row, numRetries: row.num_retries, reason: 'window_expired' });
     };
     if (!row.endpoint_id || row.endpoint_status !== 'ACTIVE') {
       noAttempt('skipped');
@@ -155,7 +147,7 @@ export class DeliveryProcessor {
       // The receiver may have asked for time while this job waited for its slot.
       if (notNow()) return;
       // A manual redelivery counts as one more redelivery, past the three automatic retries too.
-      const numRetries = manual ? row.num_retries + 1 : expected;
+      const numRetries = manual ? row.num_retries + 1 : row.num_retries;
       const result = await this.attempt(row, numRetries);
       this.metrics.attempt(result, manual ? undefined : row.created_at);
       const pause =
@@ -267,8 +259,8 @@ export class DeliveryProcessor {
       }
       await storePauses(runner, pauses);
       await recordRecoveryOutcomes(runner, recovered);
-      // Put back: in the events table by its next attempt's time, or as a job.
-      const later = deferred.filter(({ job }) => this.fromTable && job.manual !== true);
+      // Put back: a scheduled attempt in the events table by its next attempt's time, a manual one as a job.
+      const later = deferred.filter(({ job }) => job.manual !== true);
       if (later.length > 0) {
         await query(runner, PUT_BACK, [
           later.map((d) => d.job.eventId),
@@ -279,20 +271,12 @@ export class DeliveryProcessor {
         .filter((d) => !later.includes(d))
         .map(({ job, at }) => ({ data: job, startAfter: new Date(at) }));
       if (retries.length > 0) {
-        // Only events still where this batch found them move on: a duplicate job cannot schedule twice.
         const moved = await query<{ id: string; num_retries: number }>(runner, SCHEDULE_RETRIES, [
           retries.map((r) => r.row.id),
           retries.map((r) => r.numRetries),
           retries.map((r) => r.at.toISOString()),
         ]);
         retried = moved.map((row) => row.num_retries);
-        const at = new Map(retries.map((r) => [r.row.id, r.at]));
-        for (const row of this.fromTable ? [] : moved) {
-          jobs.push({
-            data: { eventId: row.id, numRetries: row.num_retries },
-            startAfter: at.get(row.id) ?? new Date(),
-          });
-        }
       }
       if (jobs.length > 0) await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
       if (failed.length > 0) givenUp = await this.fail(runner, failed);

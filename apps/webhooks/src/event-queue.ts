@@ -1,5 +1,4 @@
-// The events table as the delivery queue (WEBHOOK_QUEUE=events; docs/decisions.md, "Webhooks: the events
-// table as the queue"). Each of the worker's fetchers takes a batch of due PENDING events with
+// The events table as the delivery queue (docs/decisions.md, "Webhooks: the events table as the queue"). Each of the worker's fetchers takes a batch of due PENDING events with
 // `FOR UPDATE SKIP LOCKED` (the partial index events_due), makes their attempts, and writes the outcomes in
 // the same transaction: DELIVERED, or the next attempt's time (backoff, a receiver's Retry-After, a busy
 // endpoint), or FAILED. The row lock is the lease: a process that dies mid-batch loses its connection,

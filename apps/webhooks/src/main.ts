@@ -26,7 +26,7 @@ runService({
   database: (config) => ({ applicationName: 'svc-webhooks', poolSize: config.fetchers * 2 + 4 }),
   async start({ config, logger, dataSource, databaseUrl }) {
     const metrics = new WorkerMetrics();
-    metrics.observeDatabase(dataSource, logger, config.webhooks.queue);
+    metrics.observeDatabase(dataSource, logger);
     // Ready once pg-boss and the fetchers have started, until the stop begins (or pg-boss stops by itself).
     let state: 'starting' | 'running' | 'stopping' = 'starting';
     const ops = await startOpsServer({

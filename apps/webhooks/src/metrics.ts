@@ -4,7 +4,7 @@
 // error kinds, reasons; never an id or a URL.
 import { BOSS_SCHEMA, QUEUES, query, transaction } from '@svc/db';
 import { MAX_EVENT_RETRIES } from '@svc/protocol';
-import { createMetricsRegistry, observeDatabasePool, type WebhookQueue } from '@svc/runtime';
+import { createMetricsRegistry, observeDatabasePool } from '@svc/runtime';
 import type { AttemptResult } from '@svc/webhook-sender';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
@@ -104,17 +104,17 @@ export class WorkerMetrics {
   }
 
   /**
-   * The gauges read from the database at each scrape: its pool, and the delivery queue (with the events
-   * table as the queue, its due and scheduled PENDING events and the manual jobs).
+   * The gauges read from the database at each scrape: its pool, and the delivery queue (the due and
+   * scheduled PENDING events, and the redelivery jobs).
    */
-  observeDatabase(dataSource: DataSource, logger: Logger, queue: WebhookQueue = 'pg-boss'): void {
+  observeDatabase(dataSource: DataSource, logger: Logger): void {
     observeDatabasePool(this.registry, dataSource);
     let cached: { at: number; stats: Promise<QueueStats | undefined> } | undefined;
     const stats = () => {
       if (!cached || Date.now() - cached.at > QUEUE_STATS_TTL_MS) {
         cached = {
           at: Date.now(),
-          stats: withTimeout(deliveryQueueStats(dataSource, queue), QUEUE_QUERY_TIMEOUT_MS).catch(
+          stats: withTimeout(deliveryQueueStats(dataSource), QUEUE_QUERY_TIMEOUT_MS).catch(
             (error: unknown) => {
               logger.warn({ err: error }, 'reading the delivery queue for /metrics failed');
               return undefined;
@@ -162,12 +162,11 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * One pass over the queue's waiting jobs (pg-boss's partial index of jobs not yet active), under a
- * statement timeout so a slow database cannot hold the scrape.
+ * One pass over what waits to be delivered: the PENDING events (the partial index events_due) and the
+ * redelivery jobs (pg-boss's partial index of jobs not yet active), under a statement timeout so a slow
+ * database cannot hold the scrape.
  */
-async function deliveryQueueStats(dataSource: DataSource, queue: WebhookQueue): Promise<QueueStats> {
-  // With the events table as the queue, its PENDING events (index events_due) join pg-boss's manual jobs.
-  const events = `UNION ALL SELECT next_attempt_at FROM events WHERE status = 'PENDING'`;
+async function deliveryQueueStats(dataSource: DataSource): Promise<QueueStats> {
   return transaction(dataSource, async (runner) => {
     await query(runner, `SET LOCAL statement_timeout = ${QUEUE_QUERY_TIMEOUT_MS}`);
     const [row] = await query<{ due: number; scheduled: number; oldest: number | null }>(
@@ -176,7 +175,7 @@ async function deliveryQueueStats(dataSource: DataSource, queue: WebhookQueue): 
               count(*) FILTER (WHERE start_after > now())::int AS scheduled,
               extract(epoch FROM now() - min(start_after) FILTER (WHERE start_after <= now()))::float8 AS oldest
          FROM (SELECT start_after FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'active' AND NOT blocked
-               ${queue === 'events' ? events : ''}) waiting`,
+               UNION ALL SELECT next_attempt_at FROM events WHERE status = 'PENDING') waiting`,
       [QUEUES.webhookDelivery],
     );
     return { due: row?.due ?? 0, scheduled: row?.scheduled ?? 0, oldestDueAgeSeconds: row?.oldest ?? 0 };

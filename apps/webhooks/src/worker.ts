@@ -1,5 +1,6 @@
-// The worker's running parts: the delivery, failure e-mail and recovery handlers on pg-boss, with a graceful stop
-// that lets attempts in flight finish and record their outcome.
+// The worker's running parts: the events table's queue of scheduled attempts (event-queue.ts), and on pg-boss
+// the redeliveries, failure e-mails, recoveries and retention, with a graceful stop that lets attempts in
+// flight finish and record their outcome.
 import { NOTIFY_CHANNEL, QUEUES, type WebhookDeliveryJob } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -14,7 +15,7 @@ import { FailureMailer } from './failure-mailer.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
 
-/** With the events table as the queue: pg-boss fetchers for manual delivery jobs. */
+/** pg-boss fetchers for redelivery jobs (manual, recoveries'): few, as the organisations ask for them. */
 const MANUAL_FETCHERS = 2;
 
 export interface WorkerDependencies {
@@ -44,15 +45,11 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   // Besides the wake-ups below: due retries, and every job while the LISTEN connection is down.
   const polling = { pollingIntervalSeconds: config.pollIntervalMs / 1000 };
 
-  // One pg-boss worker per fetcher, so the busy ones are known and a notification wakes one idle
-  // fetcher. pg-boss's own listener wakes every fetcher of the queue for each job sent: at a steady
-  // 500 events/s that is 12 fetch queries per event, which took the CPU the deliveries needed.
-  // WEBHOOK_QUEUE=events: the events table is the queue of scheduled attempts (event-queue.ts); pg-boss
-  // carries only the manual ones (redeliveries, recoveries), which two fetchers keep up with.
-  const fromTable = config.webhooks.queue === 'events';
+  // One pg-boss worker per redelivery fetcher, so the busy ones are known and a notification wakes one idle
+  // fetcher (pg-boss's own listener would wake every fetcher of the queue for each job sent).
   const busy = new Set<string>();
   const fetchers: string[] = [];
-  for (let i = 0; i < (fromTable ? MANUAL_FETCHERS : config.fetchers); i++) {
+  for (let i = 0; i < MANUAL_FETCHERS; i++) {
     let id = '';
     id = await boss.work<WebhookDeliveryJob>(
       QUEUES.webhookDelivery,
@@ -74,9 +71,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     { ...polling, batchSize: 1 },
     recoveries.handle,
   );
-  const table = fromTable
-    ? await startEventQueue(config, deps.dataSource, boss, deliveries, logger)
-    : undefined;
+  const table = await startEventQueue(config, deps.dataSource, boss, deliveries, logger);
   const retention = new EventRetention(config, deps.dataSource, logger);
   await retention.schedule(boss);
   await boss.work(QUEUES.eventRetention, polling, retention.handle);
@@ -109,7 +104,6 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   );
   logger.info(
     {
-      queue: config.webhooks.queue,
       fetchers: config.fetchers,
       batchSize: config.batchSize,
       perEndpoint: config.perEndpointConcurrency,
@@ -120,7 +114,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
     async stop() {
       await listener?.close();
       await Promise.all([
-        table?.stop(),
+        table.stop(),
         boss.offWork(QUEUES.webhookDelivery, { wait: true }),
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
         boss.offWork(QUEUES.webhookRecovery, { wait: true }),

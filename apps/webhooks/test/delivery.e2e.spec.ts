@@ -211,7 +211,7 @@ describe('delivery', () => {
     }
   }, 30_000);
 
-  it('drops a duplicate job for an event already delivered', async () => {
+  it('drops a scheduled job (one per event, from an earlier version): the event is delivered once', async () => {
     const { orgId } = await fixture.createOrg(receiver.url('/dup'), SECRET);
     const id = await fixture.enqueueEvent(orgId);
     await fixture.waitForStatus(id, 'DELIVERED');

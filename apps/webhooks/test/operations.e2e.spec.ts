@@ -186,7 +186,7 @@ describe('the delivery queue gauges', () => {
 
   it('report the due and scheduled jobs and how long the oldest due one has waited', async () => {
     const metrics = new WorkerMetrics();
-    metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }), fixture.config.webhooks.queue);
+    metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }));
     const { orgId } = await fixture.createOrg('', SECRET);
     await fixture.enqueueEvent(orgId);
     await fixture.enqueueEvent(orgId);
@@ -213,7 +213,7 @@ describe('the delivery queue gauges', () => {
 
   it('are left out, not reported as zero, when the queue query times out', async () => {
     const metrics = new WorkerMetrics();
-    metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }), fixture.config.webhooks.queue);
+    metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }));
     // Another transaction holds the job table: the gauges' query waits out its statement timeout.
     const runner = fixture.db.dataSource.createQueryRunner();
     await runner.startTransaction();

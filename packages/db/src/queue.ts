@@ -19,10 +19,12 @@ export const QUEUES = {
   eventRetention: 'event-retention',
 } as const;
 
+/**
+ * A redelivery (the events table is the queue of scheduled attempts). A job without `manual` was written by
+ * a version that queued a job per event; the worker drops it, the event being PENDING in the table.
+ */
 export interface WebhookDeliveryJob {
   readonly eventId: string;
-  /** The attempt this job is for: absent (0) for the first, set by the worker for its retries. */
-  readonly numRetries?: number;
   /** A redelivery the organisation asked for: one attempt, outside the retry schedule. */
   readonly manual?: boolean;
   /** With `manual`: the recovery it is part of, which counts its outcome. */

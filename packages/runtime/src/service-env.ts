@@ -31,10 +31,6 @@ export const MODES = ['development', 'production', 'test'] as const;
 export type Mode = (typeof MODES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** The two designs of the webhook delivery queue (docs/decisions.md, "Webhooks: the events table as the queue"). */
-export const WEBHOOK_QUEUES = ['pg-boss', 'events'] as const;
-export type WebhookQueue = (typeof WEBHOOK_QUEUES)[number];
-
 export class ServiceEnvironment {
   @IsOptional()
   @IsIn(MODES)
@@ -91,14 +87,6 @@ export class ServiceEnvironment {
   @Min(1)
   WEBHOOK_WINDOW_MS?: number;
 
-  /**
-   * Where the webhooks worker finds the events to deliver: `pg-boss` (a job per event, written by the api)
-   * or `events` (the events table itself). The api and the worker must agree (docs/operations.md).
-   */
-  @IsOptional()
-  @IsIn(WEBHOOK_QUEUES)
-  WEBHOOK_QUEUE?: WebhookQueue;
-
   /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md). */
   @IsOptional()
   @IsString()
@@ -109,8 +97,6 @@ export class ServiceEnvironment {
 /** What the api and the worker both need to know about webhooks. */
 export interface WebhookSettings {
   readonly receivers: ReceiverPolicy;
-  /** WEBHOOK_QUEUE (default `pg-boss`): a delivery job with each event; `events`: the event row only. */
-  readonly queue: WebhookQueue;
   /** No attempt, redelivery included, after an event's createdAt plus this. */
   readonly windowMs: number;
 }
@@ -176,7 +162,6 @@ export function serviceSettings(env: ServiceEnvironment, root: string): ServiceS
         ),
       }),
       windowMs: env.WEBHOOK_WINDOW_MS ?? DELIVERY_WINDOW_MS,
-      queue: env.WEBHOOK_QUEUE ?? 'pg-boss',
     }),
     metricsToken: env.METRICS_TOKEN,
   };

@@ -117,17 +117,6 @@ describe('the variables both services share', () => {
     });
   });
 
-  it('webhook queue: pg-boss unless WEBHOOK_QUEUE says events; anything else is refused', () => {
-    const key = randomBytes(32).toString('base64');
-    expect(load({ MASTER_KEY: key })).toMatchObject({ webhooks: { queue: 'pg-boss' } });
-    expect(load({ MASTER_KEY: key, WEBHOOK_QUEUE: 'events' })).toMatchObject({
-      webhooks: { queue: 'events' },
-    });
-    expect(load({ DATA_DIR: dataDir, WEBHOOK_QUEUE: 'redis' })).toEqual([
-      'WEBHOOK_QUEUE: must be one of the following values: pg-boss, events (got "redis")',
-    ]);
-  });
-
   it('names each bad WEBHOOK_* variable', () => {
     expect(
       load({

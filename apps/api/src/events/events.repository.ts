@@ -1,5 +1,6 @@
-// The outbox: every write of the events table and of its delivery jobs, always inside the caller's
-// transaction, with the NOTIFY that wakes the event streams. Plain SQL: an event is written by every change
+// The outbox: every write of the events table, always inside the caller's transaction, with the NOTIFY that
+// wakes the webhooks worker and the event streams. The events table is the worker's queue (a new PENDING
+// event is due at once); only a redelivery is a pg-boss job. Plain SQL: an event is written by every change
 // on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api).
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENTS_CHANNEL, Event, QUEUES, bossDb, eventsNotification, type WebhookDeliveryJob } from '@svc/db';
@@ -7,11 +8,7 @@ import type { EntityName, KycEventType } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { EntityManager, QueryRunner } from 'typeorm';
 
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { BOSS } from '../database/database.module.js';
-
-/** Jobs per pg-boss insert: one JSON parameter each, kept to a few hundred kilobytes. */
-const BULK_JOBS = 5000;
 
 export interface NewEvent {
   readonly orgId: number;
@@ -23,22 +20,11 @@ export interface NewEvent {
 
 @Injectable()
 export class EventsRepository {
-  /**
-   * WEBHOOK_QUEUE=events: the worker takes due PENDING events from the events table itself, so a new
-   * event needs no job (docs/decisions.md, "Webhooks: the events table as the queue"); redeliveries still do.
-   */
-  private readonly jobPerEvent: boolean;
-
-  constructor(
-    @Inject(BOSS) private readonly boss: PgBoss,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.jobPerEvent = config.webhooks.queue === 'pg-boss';
-  }
+  constructor(@Inject(BOSS) private readonly boss: PgBoss) {}
 
   /**
-   * The event's row and its delivery job (with pg-boss as the queue). The same statement notifies the event streams (delivered at
-   * commit, to every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
+   * The event's row. The same statement notifies the worker and the event streams (delivered at commit, to
+   * every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
    * (docs/decisions.md, "Events: the log and the stream").
    */
   async insert(manager: EntityManager, id: string, event: NewEvent): Promise<void> {
@@ -49,12 +35,11 @@ export class EventsRepository {
        SELECT pg_notify($6, org_id::text) FROM inserted`,
       [id, event.orgId, event.entity, event.eventType ?? null, JSON.stringify(event.data), EVENTS_CHANNEL],
     );
-    if (this.jobPerEvent) await this.enqueue(manager, { eventId: id });
   }
 
   /**
    * One event with the same data for every organisation whose webhook endpoint is ACTIVE, the rows in one
-   * INSERT ... SELECT and their jobs in bulk. Answers how many organisations got it.
+   * INSERT ... SELECT. Answers how many organisations got it.
    */
   async insertForActiveEndpoints(manager: EntityManager, entity: EntityName, data: object): Promise<number> {
     const runner = transactionOf(manager);
@@ -62,22 +47,14 @@ export class EventsRepository {
       `INSERT INTO events (id, org_id, entity, data)
        SELECT gen_random_uuid(), org_id, $1, $2::json FROM webhook_endpoints WHERE status = 'ACTIVE'
        ORDER BY org_id
-       RETURNING id, org_id`,
+       RETURNING org_id`,
       [entity, JSON.stringify(data)],
-    )) as { id: string; org_id: number }[];
+    )) as { org_id: number }[];
     if (rows.length > 0) {
       await runner.query('SELECT pg_notify($1, $2)', [
         EVENTS_CHANNEL,
         eventsNotification(rows.map((row) => row.org_id)),
       ]);
-    }
-    const db = bossDb(runner);
-    for (let start = 0; this.jobPerEvent && start < rows.length; start += BULK_JOBS) {
-      const jobs = rows.slice(start, start + BULK_JOBS).map(({ id }) => {
-        const job: WebhookDeliveryJob = { eventId: id };
-        return { data: job };
-      });
-      await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
     }
     return rows.length;
   }
@@ -89,7 +66,7 @@ export class EventsRepository {
       .findOne({ where: { id, orgId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** A delivery job for an event, committed with the caller's transaction. */
+  /** A redelivery's job, committed with the caller's transaction. */
   async enqueue(manager: EntityManager, job: WebhookDeliveryJob): Promise<void> {
     await this.boss.send(QUEUES.webhookDelivery, job, { db: bossDb(transactionOf(manager)) });
   }

@@ -153,8 +153,6 @@ export class ApiFixture {
       LOG_LEVEL: 'silent',
       // The bootstrap ADMIN steps up once, at the start, for the whole file.
       OPERATOR_STEP_UP_MINUTES: '60',
-      // The webhook queue's design under test (docs/configuration.md): WEBHOOK_QUEUE=events npm test.
-      ...(process.env.WEBHOOK_QUEUE ? { WEBHOOK_QUEUE: process.env.WEBHOOK_QUEUE } : {}),
       ...env,
     });
     const logger = createLogger(config.logLevel, options.logTo);
@@ -345,21 +343,18 @@ export class ApiFixture {
   }
 
   /**
-   * A SQL expression: the deliveries queued, as the queue's design keeps them (WEBHOOK_QUEUE): pg-boss's
-   * delivery jobs, and with the events table as the queue its PENDING events besides.
+   * A SQL expression: the deliveries queued, as the worker finds them: the PENDING events (the events
+   * table is its queue) and the redeliveries' pg-boss jobs.
    */
   get queuedDeliveries(): string {
-    const jobs = `(SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery')`;
-    if (this.config.webhooks.queue === 'pg-boss') return jobs;
-    return `(${jobs} + (SELECT count(*)::int FROM events WHERE status = 'PENDING'))`;
+    return `((SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') +
+             (SELECT count(*)::int FROM events WHERE status = 'PENDING'))`;
   }
 
-  /** How many of `eventIds` the worker would deliver: a job each, or PENDING and due in the events table. */
+  /** How many of `eventIds` the worker would deliver now: PENDING and due in the events table. */
   async queuedFor(eventIds: readonly string[]): Promise<number> {
     const [row] = await this.rows<{ n: number }>(
-      this.config.webhooks.queue === 'pg-boss'
-        ? "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = ANY($1)"
-        : "SELECT count(*)::int AS n FROM events WHERE id = ANY($1::uuid[]) AND status = 'PENDING' AND next_attempt_at <= now()",
+      "SELECT count(*)::int AS n FROM events WHERE id = ANY($1::uuid[]) AND status = 'PENDING' AND next_attempt_at <= now()",
       [eventIds],
     );
     return row?.n ?? 0;

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
-import { EVENTS_CHANNEL, QUEUES, bossDb, encryptSecret, openDatabase, startBoss } from '@svc/db';
+import { EVENTS_CHANNEL, encryptSecret, openDatabase, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import type { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -79,8 +79,6 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
   DATA_DIR: '/nonexistent',
   // Any free port: processes of several tests run at once (WorkerProcess reads the one bound from the log).
   WORKER_PORT: '0',
-  // The queue's design under test: WEBHOOK_QUEUE=events npm test runs the suite on the events table.
-  ...(process.env.WEBHOOK_QUEUE ? { WEBHOOK_QUEUE: process.env.WEBHOOK_QUEUE } : {}),
 };
 
 export class WorkerFixture {
@@ -144,8 +142,8 @@ export class WorkerFixture {
   }
 
   /**
-   * An event and what makes it deliverable, committed together as the api's EventsRepository does: its
-   * delivery job, or with the events table as the queue the NOTIFY of the event log.
+   * An event committed with its NOTIFY, as the api's EventsRepository writes it: PENDING and due, so the
+   * worker's queue (the events table) delivers it.
    */
   async enqueueEvent(
     orgId: number,
@@ -173,10 +171,7 @@ export class WorkerFixture {
           options.createdAt ?? null,
         ],
       );
-      if (this.config.webhooks.queue === 'events')
-        await manager.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(orgId)]);
-      else
-        await this.boss.send(QUEUES.webhookDelivery, { eventId: id }, { db: bossDb(manager.queryRunner!) });
+      await manager.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(orgId)]);
     });
     return id;
   }
