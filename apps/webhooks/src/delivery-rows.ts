@@ -38,6 +38,13 @@ export interface Attempted {
 /*
  * The statements of every batch, prepared once per connection: planning the join and the unnest insert
  * cost PostgreSQL more than running them (measured with bench/webhooks.bench.mjs).
+ *
+ * The statements that move a scheduled event on (delivered, put back, retried, skipped, failed) find it by
+ * id alone: its batch holds its row lock (FOR UPDATE in event-queue.ts), so its status is the PENDING the
+ * batch read. A `status = 'PENDING'` condition would also let the planner scan the partial index events_due
+ * instead of the primary key, every PENDING event for each batch, which it chose whenever the statistics
+ * were taken with few events pending, that is in a backlog, when it costs most (2 to 20 ms a statement
+ * at 20,000 pending in bench/webhooks.bench.mjs).
  */
 export const LOAD_EVENTS: Statement = {
   name: 'webhooks_load_events',
@@ -61,7 +68,7 @@ export const RECORD_ATTEMPTS: Statement = {
            SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::bool[], $6::timestamptz[], $7::int[],
                                 $8::int[], $9::text[], $10::text[], $11::bool[], $12::timestamptz[]))
          UPDATE events SET status = 'DELIVERED', updated_at = now()
-          WHERE id = ANY($13::uuid[]) AND status = 'PENDING'`,
+          WHERE id = ANY($13::uuid[])`,
 };
 
 /** Manual (re)deliveries: the event's numRetries raised to the attempt's, DELIVERED when it was. Values: ids, numRetries, delivered. */
@@ -70,23 +77,23 @@ export const MARK_MANUAL_ATTEMPTS = `UPDATE events e SET num_retries = GREATEST(
              FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`;
 
 /** Events with no ACTIVE endpoint to deliver to. Values: ids. */
-export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'PENDING'`;
+export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[])`;
 
 /** Events put back in the events table until their next attempt's time. Values: ids, times. */
 export const PUT_BACK = `UPDATE events e SET next_attempt_at = v.at FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
-            WHERE e.id = v.id AND e.status = 'PENDING'`;
+            WHERE e.id = v.id`;
 
-/** The next retry of each event still where its batch found it (a duplicate job cannot schedule twice); answers those that moved. Values: ids, numRetries, times. */
+/** The next retry of each event; answers the events and their new numRetries. Values: ids, numRetries, times. */
 export const SCHEDULE_RETRIES = `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now()
              FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at)
-            WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
+            WHERE e.id = v.id
         RETURNING e.id, e.num_retries`;
 
 /** FAILED for good, each noted once for its organisation's failure e-mail; answers the events noted. Values: ids, numRetries. */
 export const MARK_FAILED = `WITH failed AS (
          UPDATE events e SET status = 'FAILED', updated_at = now()
            FROM unnest($1::uuid[], $2::int[]) AS v(id, n)
-          WHERE e.id = v.id AND e.status = 'PENDING' AND e.num_retries = v.n
+          WHERE e.id = v.id AND e.num_retries = v.n
       RETURNING e.id, e.org_id)
        INSERT INTO webhook_failures (event_id, org_id, failed_at)
        SELECT id, org_id, now() FROM failed ON CONFLICT DO NOTHING RETURNING event_id, org_id`;
