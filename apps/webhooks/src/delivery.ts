@@ -7,7 +7,7 @@
 // (endpoint-pauses.ts) gets no attempt before then; recoveries count their events' outcomes (recovery.ts).
 import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
 import { eventBodyText, MAX_EVENT_RETRIES } from '@svc/protocol';
-import type { AttemptResult, WebhookSender } from '@svc/webhook-sender';
+import { ATTEMPT_TIMEOUT_MS, type AttemptResult, type WebhookSender } from '@svc/webhook-sender';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -50,11 +50,12 @@ interface GivenUp {
 }
 
 /**
- * How long a job waits for a slot of its endpoint before it is put back: long enough for a fast
- * endpoint's slots to turn over many times, short enough that jobs of a slow one leave their batch (and
- * its fetcher) free for other endpoints.
+ * How long an attempt waits for a slot of its endpoint before it is put back: as long as one attempt may
+ * take, so waiting holds a batch (and its fetcher) no longer than any of its attempts can already, while
+ * a stuck endpoint's events leave the batch free for other endpoints. Shorter waits put back the events of
+ * healthy endpoints whenever the worker is busy (a fifth of them at saturation with 200 ms: bench/README.md).
  */
-const SLOT_WAIT_MS = 200;
+const SLOT_WAIT_MS = ATTEMPT_TIMEOUT_MS;
 /** When a put-back job comes round again. */
 const DEFER_MS = 500;
 
