@@ -50,12 +50,13 @@ interface GivenUp {
 }
 
 /**
- * How long an attempt waits for a slot of its endpoint before it is put back: as long as one attempt may
- * take, so waiting holds a batch (and its fetcher) no longer than any of its attempts can already, while
- * a stuck endpoint's events leave the batch free for other endpoints. Shorter waits put back the events of
- * healthy endpoints whenever the worker is busy (a fifth of them at saturation with 200 ms: bench/README.md).
+ * How an attempt waits for a slot of its endpoint (endpoint-slots.ts): given up after 200 ms when its line
+ * has not moved or the endpoint is slow (its event put back, leaving the batch free for other endpoints),
+ * else for as long as one attempt may take, so waiting holds a batch no longer than its attempts can
+ * already. A flat 200 ms put back a fifth of healthy endpoints' events whenever the worker was busy
+ * (bench/README.md, webhooks).
  */
-const SLOT_WAIT_MS = ATTEMPT_TIMEOUT_MS;
+const SLOT_WAITS = { checkMs: 200, maxWaitMs: ATTEMPT_TIMEOUT_MS };
 /** When a put-back job comes round again. */
 const DEFER_MS = 500;
 
@@ -72,7 +73,7 @@ export class DeliveryProcessor {
     private readonly logger: Logger,
     private readonly metrics: WorkerMetrics,
   ) {
-    this.slots = new EndpointSlots(config.perEndpointConcurrency);
+    this.slots = new EndpointSlots(config.perEndpointConcurrency, SLOT_WAITS);
     this.pauses = new EndpointPauses(config.retryAfterMaxMs);
   }
 
@@ -139,7 +140,7 @@ export class DeliveryProcessor {
       return true;
     };
     if (notNow()) return;
-    const release = await this.slots.acquire(row.endpoint_id, SLOT_WAIT_MS);
+    const release = await this.slots.acquire(row.endpoint_id);
     if (!release) {
       outcomes.deferred.push({ job, at: Date.now() + DEFER_MS });
       return;

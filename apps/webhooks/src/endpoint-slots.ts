@@ -1,24 +1,47 @@
 // The per-endpoint concurrency cap (docs/decisions.md, "Webhooks"): at most `limit` attempts in flight to one
 // endpoint from this process, so one slow receiver cannot take every connection and starve the others.
+//
+// An attempt without a free slot waits in its endpoint's line, and gives up (its event is put back for
+// later, leaving the batch and its fetcher free) when the line has not moved for `checkMs`, or the
+// endpoint's attempts hold their slots longer than `checkMs`, or after `maxWaitMs` in all. A healthy
+// endpoint's line moves every few milliseconds, so a busy worker does not put its events back; a slow or
+// stuck endpoint's events leave after `checkMs`.
 
 interface Slot {
   active: number;
   waiting: (() => void)[];
+  /** How long an attempt has held a slot lately (ms): a moving average, 0 before the first release. */
+  holdMs: number;
+  /** When a slot was last released (performance.now()). */
+  releasedAt: number;
 }
+
+export interface SlotWaits {
+  /** A waiter looks this often whether its line moves (ms). */
+  readonly checkMs: number;
+  /** The longest a waiter waits (ms). */
+  readonly maxWaitMs: number;
+}
+
+/** The weight of the latest hold in the moving average. */
+const HOLD_WEIGHT = 0.2;
 
 export class EndpointSlots {
   private readonly slots = new Map<string, Slot>();
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly waits: SlotWaits,
+  ) {}
 
   /**
-   * A release function once a slot is free, or null if none freed up within `maxWaitMs`: the caller
-   * then puts the job back for later instead of holding its batch.
+   * A release function once a slot is free, or null if the wait was given up: the caller then puts the
+   * event back for later instead of holding its batch.
    */
-  async acquire(endpointId: string, maxWaitMs: number): Promise<(() => void) | null> {
+  async acquire(endpointId: string): Promise<(() => void) | null> {
     let slot = this.slots.get(endpointId);
     if (!slot) {
-      slot = { active: 0, waiting: [] };
+      slot = { active: 0, waiting: [], holdMs: 0, releasedAt: 0 };
       this.slots.set(endpointId, slot);
     }
     if (slot.active < this.limit) {
@@ -26,16 +49,28 @@ export class EndpointSlots {
       return this.releaser(endpointId, slot);
     }
     const current = slot;
+    const { checkMs, maxWaitMs } = this.waits;
+    const since = performance.now();
     return new Promise((resolve) => {
+      let timer: NodeJS.Timeout;
       const wake = () => {
         clearTimeout(timer);
         current.active++;
         resolve(this.releaser(endpointId, current));
       };
-      const timer = setTimeout(() => {
-        current.waiting = current.waiting.filter((waiter) => waiter !== wake);
-        resolve(null);
-      }, maxWaitMs);
+      let lastCheck = since;
+      const check = () => {
+        const now = performance.now();
+        const moving = current.releasedAt > lastCheck && current.holdMs <= checkMs;
+        if (!moving || now - since >= maxWaitMs) {
+          current.waiting = current.waiting.filter((waiter) => waiter !== wake);
+          resolve(null);
+          return;
+        }
+        lastCheck = now;
+        timer = setTimeout(check, Math.min(checkMs, since + maxWaitMs - now));
+      };
+      timer = setTimeout(check, Math.min(checkMs, maxWaitMs));
       current.waiting.push(wake);
     });
   }
@@ -47,9 +82,13 @@ export class EndpointSlots {
 
   private releaser(endpointId: string, slot: Slot): () => void {
     let released = false;
+    const since = performance.now();
     return () => {
       if (released) return;
       released = true;
+      slot.releasedAt = performance.now();
+      const held = slot.releasedAt - since;
+      slot.holdMs = slot.holdMs === 0 ? held : slot.holdMs + HOLD_WEIGHT * (held - slot.holdMs);
       slot.active--;
       const next = slot.waiting.shift();
       if (next) next();
