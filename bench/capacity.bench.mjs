@@ -26,6 +26,7 @@ import autocannon from 'autocannon';
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
 import { seed, signedHeaders } from './lib/seed.mjs';
 import { startServer } from './lib/http-bench.mjs';
+import { cpuSeconds, statFields } from './lib/proc-cpu.mjs';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -287,11 +288,6 @@ async function startWorker() {
   return worker;
 }
 
-function cpuSeconds(pid) {
-  const fields = statFields(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0;
-}
-
 /**
  * CPU seconds of the whole PostgreSQL cluster: the postmaster's own and its children's, those that ended
  * (a closed connection's backend, an autovacuum worker: the postmaster waited for them, so they are in its
@@ -306,13 +302,4 @@ function clusterCpu() {
     if (child && Number(child[1]) === postmaster) total += (Number(child[11]) + Number(child[12])) / 100;
   }
   return total;
-}
-
-/** The fields of /proc/<pid>/stat after the command's name (state first), or undefined once it is gone. */
-function statFields(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  } catch {
-    return undefined;
-  }
 }

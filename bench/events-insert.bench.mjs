@@ -8,13 +8,14 @@
 // per transaction (from /proc, the backends of each database). Not a timed test: it prints figures.
 // Run: node bench/events-insert.bench.mjs. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (8).
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { EVENTS_CHANNEL, QUEUES, bossDb, openDatabase, startBoss } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
+
+import { cpuSince, databaseCpu } from './lib/proc-cpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -123,32 +124,4 @@ async function run(c, seconds) {
   await Promise.all(Array.from({ length: CONNECTIONS }, writer));
   const elapsed = (performance.now() - start) / 1000;
   return { perSecond: count / elapsed, dbUs: (cpuSince(dbBefore, databaseCpu(c.database)) * 1e6) / count };
-}
-
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-function databaseCpu(database) {
-  const result = new Map();
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`postgres: svc ${database} `))
-        result.set(pid, cpuSeconds(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return result;
-}
-
-function cpuSince(before, after) {
-  let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
-  return total;
 }

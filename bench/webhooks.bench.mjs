@@ -14,7 +14,6 @@
 // WEBHOOK_* variables are passed to both (the reference takes WEBHOOK_FETCHERS and WEBHOOK_BATCH_SIZE too).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -25,6 +24,8 @@ import { EVENTS_CHANNEL, encryptSecret, openDatabase } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
 import { verifyWebhookRequest } from '@svc/protocol';
 import pg from 'pg';
+
+import { cpuSeconds, cpuSince, databaseCpu } from './lib/proc-cpu.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -383,34 +384,6 @@ async function reportStatements() {
     console.log(`${candidate.name}: PostgreSQL's time per statement, measured rounds`);
     console.table(rows);
   }
-}
-
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-function databaseCpu(database) {
-  const result = new Map();
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`postgres: svc ${database} `))
-        result.set(pid, cpuSeconds(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return result;
-}
-
-function cpuSince(before, after) {
-  let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
-  return total;
 }
 
 async function until(check, timeoutMs, what) {
