@@ -12,7 +12,6 @@
 // Run: npm run bench (or, after a build, node bench/events.bench.mjs). Target: p99 <= 50 ms at 500/s with
 // 20 streams. Knobs: BENCH_RATE (500), BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_ORGS (10),
 // BENCH_STREAMS_PER_ORG (2), BENCH_PRODUCERS (8).
-import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -23,6 +22,8 @@ import { startEmbeddedPostgres } from '@svc/db/dev';
 import { signedRequestHeaders } from '@svc/protocol';
 import pg from 'pg';
 
+import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
+import { startServer } from './lib/http-bench.mjs';
 import { call } from './lib/seed.mjs';
 
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -76,18 +77,20 @@ async function startCandidate(name) {
   const database = `bench_${name}`;
   await postgres.createDatabase(database);
   const url = postgres.url(database);
-  const server = await startServer(name, url);
+  const server = await startServer(name, { url, env, script: 'events-server.mjs' });
   const base = `http://127.0.0.1:${server.port}`;
   const pool = new pg.Pool({ connectionString: url, max: PRODUCERS });
   const orgIds = [];
   const opens = [];
   let ahead = 0;
+  // The api's operator routes take an operator's token, which the bootstrap ADMIN_TOKEN makes once.
+  const operatorToken = name === 'api' ? (await bootstrapOperator(base, env.ADMIN_TOKEN)).operatorToken : '';
   for (let i = 0; i < ORGS; i++) {
     if (name === 'api') {
       // Through the operator routes, with an API key to sign the stream requests with.
       const admin = (path, body) =>
         call(base, 'POST', path, {
-          headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
       const org = await admin('/api/v1/admin/orgs/', {
@@ -127,35 +130,6 @@ async function startCandidate(name) {
       await pool.end();
       await server.stop();
     },
-  };
-}
-
-/** The candidate in a child process (lib/events-server.mjs). */
-async function startServer(candidate, url) {
-  const child = fork(new URL('./lib/events-server.mjs', import.meta.url), [candidate], {
-    env: { ...process.env, ...env, DATABASE_URL: url },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message.port));
-    child.once('exit', (code) =>
-      reject(new Error(`the ${candidate} server exited (${code}) before it was ready`)),
-    );
-  });
-  child.removeAllListeners('exit');
-  return {
-    port,
-    cpu: () =>
-      new Promise((resolve) => {
-        child.once('message', (message) => resolve(message.cpu));
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.send('stop');
-      }),
   };
 }
 

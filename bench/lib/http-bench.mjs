@@ -12,11 +12,12 @@ export const ECHO_BODY =
   '"metadata":{"10":"ten","2":"two","channel":"mobile-app","note":"weekly savings plan / auto-invest 2026"},"tags":["dca","retail"]}';
 
 /**
- * One candidate server (`node lib/api-server.mjs <candidate>`) in a child process on the database at
- * `url`, with `env`; `cpuProfDir` runs it with --cpu-prof (a .cpuprofile written when it stops).
+ * One candidate server (`node lib/<script> <candidate>`, lib/api-server.mjs unless said) in a child process
+ * on the database at `url`, with `env`; `cpuProfDir` runs it with --cpu-prof (a .cpuprofile written when
+ * it stops). The script sends its port once listening, and answers 'cpu' (its CPU time) and 'stop'.
  */
-export async function startServer(candidate, { url, env, cpuProfDir }) {
-  const child = fork(new URL('./api-server.mjs', import.meta.url), [candidate], {
+export async function startServer(candidate, { url, env, cpuProfDir, script = 'api-server.mjs' }) {
+  const child = fork(new URL(`./${script}`, import.meta.url), [candidate], {
     env: { ...process.env, ...env, DATABASE_URL: url },
     execArgv: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
