@@ -1,32 +1,14 @@
-// An organisation's API keys and OAuth clients: each with its last use and a revoke button (ADMIN), the
-// forms that issue one (ADMIN, with a fresh code from the authenticator), and the page that shows a new
-// secret: the only time it is shown, as on the admin api.
+// An organisation's API keys and OAuth clients (web/components/credentials.tsx) with a revoke button
+// (ADMIN), the forms that issue one (ADMIN, with a fresh code from the authenticator), and the page that
+// shows a new secret: the only time it is shown, as on the admin api.
 import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.view.js';
+import { CredentialTables } from '../../web/components/credentials.js';
 import { PostForm } from '../../web/components/forms.js';
-import { Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
+import { Facts, Notice } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import { ConsolePage } from './console-page.js';
 import { mayAct } from './done.js';
 import { StepUpField } from './step-up.js';
-
-function State(props: { readonly revokedAt: string | null }) {
-  return props.revokedAt ? <Badge tone="neutral">Revoked</Badge> : <Badge tone="good">Live</Badge>;
-}
-
-function Revoke(props: { readonly ctx: ConsoleContext; readonly action: string; readonly what: string }) {
-  return (
-    <PostForm
-      action={props.action}
-      csrf={props.ctx.csrf}
-      confirm={`Revoke ${props.what}? Requests made with it will fail.`}
-      label={`Revoke ${props.what}`}
-    >
-      <button type="submit" class="button-danger">
-        Revoke
-      </button>
-    </PostForm>
-  );
-}
 
 export function OrgCredentials(props: {
   readonly ctx: ConsoleContext;
@@ -37,76 +19,17 @@ export function OrgCredentials(props: {
   const { ctx, orgId } = props;
   const admin = mayAct(ctx.operator.role, 'ADMIN');
   const base = `/console/orgs/${orgId}`;
-  const tail = admin ? ['Last used', 'State', 'Action'] : ['Last used', 'State'];
   return (
     <section aria-labelledby="credentials-heading">
       <h2 id="credentials-heading">Credentials</h2>
       {!admin && <p class="muted">Issuing and revoking credentials needs the ADMIN role.</p>}
-      <Table
-        caption="API keys, oldest first"
-        head={['Key', 'Label', ...tail]}
-        rows={props.apiKeys.length}
-        empty="No API key."
-      >
-        {props.apiKeys.map((key) => (
-          <tr key={key.id}>
-            <td>
-              <code>{key.apiKey}</code>
-            </td>
-            <td>{key.label}</td>
-            <td>
-              <Time iso={key.lastUsedAt} />
-            </td>
-            <td>
-              <State revokedAt={key.revokedAt} />
-            </td>
-            {admin && (
-              <td>
-                {!key.revokedAt && (
-                  <Revoke
-                    ctx={ctx}
-                    action={`${base}/api-keys/${key.id}/revoke`}
-                    what={`API key ${key.apiKey}`}
-                  />
-                )}
-              </td>
-            )}
-          </tr>
-        ))}
-      </Table>
-      <Table
-        caption="OAuth clients, oldest first"
-        head={['client_id', 'Label', 'Scopes', ...tail]}
-        rows={props.clients.length}
-        empty="No OAuth client."
-      >
-        {props.clients.map((client) => (
-          <tr key={client.id}>
-            <td>
-              <code>{client.clientId}</code>
-            </td>
-            <td>{client.label}</td>
-            <td class="wrap">{client.scopes.join(' ')}</td>
-            <td>
-              <Time iso={client.lastUsedAt} />
-            </td>
-            <td>
-              <State revokedAt={client.revokedAt} />
-            </td>
-            {admin && (
-              <td>
-                {!client.revokedAt && (
-                  <Revoke
-                    ctx={ctx}
-                    action={`${base}/oauth-clients/${client.id}/revoke`}
-                    what={`OAuth client ${client.clientId}`}
-                  />
-                )}
-              </td>
-            )}
-          </tr>
-        ))}
-      </Table>
+      <CredentialTables
+        apiKeys={props.apiKeys}
+        clients={props.clients}
+        csrf={ctx.csrf}
+        revokeBase={admin ? base : null}
+        heading="h3"
+      />
       {admin && (
         <>
           <h3>Issue an API key</h3>
