@@ -1,7 +1,7 @@
 // SQL as the worker and the api's hot paths write it: one query helper (a plain or a prepared statement,
-// rows typed) and one transaction helper, over TypeORM's pool. The pg connection comes from
-// QueryRunner.connect(), which hands out the driver's connection, and the pool from the driver (`master`);
-// this file is the one place that relies on them.
+// rows typed) and two transaction helpers, over TypeORM's pool. The pg connection comes from
+// QueryRunner.connect(), which hands out the driver's connection, the pool from the driver (`master`), and
+// writeTransaction sets a runner's transaction state; this file is the one place that relies on them.
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
@@ -48,6 +48,41 @@ export async function query<T = unknown>(
 /** The pg pool TypeORM's PostgreSQL driver keeps (`master`: no replication is configured). */
 function poolOf(dataSource: DataSource): Pool {
   return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/**
+ * Runs `work` in one transaction on a query runner of the data source, given its EntityManager (as
+ * `dataSource.transaction` does), with BEGIN, COMMIT and ROLLBACK sent on the runner's pg connection:
+ * TypeORM's own transaction sends them through its query wrapper and broadcasts four events to its
+ * subscribers on the way, dear on the routes that write one row and its event. The runner is marked as
+ * in a transaction (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given the
+ * manager sees a transaction and a nested `manager.transaction` becomes a savepoint.
+ */
+export async function writeTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  try {
+    const client = (await runner.connect()) as PoolClient;
+    await client.query('BEGIN');
+    state.isTransactionActive = true;
+    state.transactionDepth = 1;
+    try {
+      const result = await work(runner.manager);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      state.isTransactionActive = false;
+      state.transactionDepth = 0;
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
