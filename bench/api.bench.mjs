@@ -40,7 +40,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-const CANDIDATES = ['api', 'bare'];
+// BENCH_COMPARE=dist-a,dist-b: earlier builds of the api kept in apps/api/<folder>, measured beside it.
+const COMPARE = process.env.BENCH_COMPARE?.split(',').filter(Boolean) ?? [];
+const CANDIDATES = ['api', ...COMPARE.map((folder) => `api@${folder}`), 'bare'];
 const runId = randomBytes(3).toString('hex');
 let created = 0;
 
@@ -115,7 +117,7 @@ try {
  * before the candidate starts on it.
  */
 async function startCandidate(name) {
-  const database = `bench_${name}`;
+  const database = databaseOf(name);
   await postgres.createDatabase(database);
   const url = postgres.url(database);
   let server = await startServer('api', url, false);
@@ -135,6 +137,11 @@ async function startCandidate(name) {
     await server.stop();
     throw error;
   }
+}
+
+/** The candidate's database: `api@dist-base` is bench_api_dist_base. */
+function databaseOf(name) {
+  return `bench_${name.replace(/[^a-z0-9]/gi, '_')}`;
 }
 
 function startServer(candidate, url, profiled) {
@@ -190,7 +197,7 @@ function signedPost({ port, credentials }, path, nextBody) {
 async function reportOrderOutcomes() {
   for (const server of servers) {
     const dataSource = await openDatabase({
-      url: postgres.url(`bench_${server.name}`),
+      url: postgres.url(databaseOf(server.name)),
       applicationName: 'bench-check',
     });
     try {
@@ -212,7 +219,7 @@ async function reportOrderOutcomes() {
 /** The first order of the equivalence check's user (a filled BUY), which the bearer read asks for. */
 async function firstOrderId(server) {
   const dataSource = await openDatabase({
-    url: postgres.url(`bench_${server.name}`),
+    url: postgres.url(databaseOf(server.name)),
     applicationName: 'bench-check',
   });
   try {
@@ -279,7 +286,7 @@ function report(samples, scenarios) {
       ratios[`${scenario}|${name}`] = ratio;
       rows.push({
         route: ROUTES[scenario],
-        candidate: name === 'bare' ? 'bare node:http + pg' : 'api',
+        candidate: name === 'bare' ? 'bare node:http + pg' : name,
         'req/s': Math.round(figure.rps).toLocaleString('en-US'),
         'p50 ms': figure.p50.toFixed(2),
         'p99 ms': figure.p99.toFixed(2),

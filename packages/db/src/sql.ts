@@ -1,8 +1,9 @@
-// SQL as the worker writes it: one query helper (a plain or a prepared statement, rows typed) and one
-// transaction helper, over TypeORM's pool. The pg connection comes from QueryRunner.connect(), which
-// hands out the driver's connection; this file is the one place that relies on it.
-import type { PoolClient } from 'pg';
-import type { DataSource, QueryRunner } from 'typeorm';
+// SQL as the worker and the api's hot paths write it: one query helper (a plain or a prepared statement,
+// rows typed) and two transaction helpers, over TypeORM's pool. The pg connection comes from
+// QueryRunner.connect(), which hands out the driver's connection, the pool from the driver (`master`), and
+// writeTransaction sets a runner's transaction state; this file is the one place that relies on them.
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 /**
  * A statement with a `name` is prepared once per connection: worth it where PostgreSQL takes longer to
@@ -14,22 +15,73 @@ export interface Statement {
 }
 
 /**
- * Runs `statement` and returns its rows: on the runner's connection (in its transaction, if any), or on
- * a connection of the data source's pool taken for this statement alone.
+ * Runs `statement` and returns its rows: on the runner's connection (in its transaction, if any), or on a
+ * connection of the data source's pool taken for this statement alone (from the pool itself: a query
+ * runner, with its EntityManager, made and released for one statement costs more than the statement).
+ * An EntityManager stands for its runner, or for its data source when it has none.
  */
 export async function query<T = unknown>(
-  on: DataSource | QueryRunner,
+  on: DataSource | QueryRunner | EntityManager,
   statement: string | Statement,
   values: readonly unknown[] = [],
 ): Promise<T[]> {
-  const runner = 'createQueryRunner' in on ? on.createQueryRunner() : on;
+  const text = typeof statement === 'string' ? { text: statement } : statement;
+  const runner = 'createQueryRunner' in on ? undefined : 'connect' in on ? on : on.queryRunner;
+  if (runner) {
+    const client = (await runner.connect()) as PoolClient;
+    return (await client.query({ ...text, values: [...values] })).rows as T[];
+  }
+  const client = await poolOf('createQueryRunner' in on ? on : on.dataSource).connect();
+  // As TypeORM's runner does: a connection lost while taken emits 'error' (unheard, it would end the
+  // process), and goes back to the pool with it, so that the pool drops it.
+  let lost: Error | undefined;
+  const onError = (error: Error) => (lost = error);
+  client.on('error', onError);
+  try {
+    return (await client.query({ ...text, values: [...values] })).rows as T[];
+  } finally {
+    client.removeListener('error', onError);
+    client.release(lost);
+  }
+}
+
+/** The pg pool TypeORM's PostgreSQL driver keeps (`master`: no replication is configured). */
+function poolOf(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/**
+ * Runs `work` in one transaction on a query runner of the data source, given its EntityManager (as
+ * `dataSource.transaction` does), with BEGIN, COMMIT and ROLLBACK sent on the runner's pg connection:
+ * TypeORM's own transaction sends them through its query wrapper and broadcasts four events to its
+ * subscribers on the way, dear on the routes that write one row and its event. The runner is marked as
+ * in a transaction (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given the
+ * manager sees a transaction and a nested `manager.transaction` becomes a savepoint.
+ */
+export async function writeTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   try {
     const client = (await runner.connect()) as PoolClient;
-    const text = typeof statement === 'string' ? { text: statement } : statement;
-    const result = await client.query({ ...text, values: [...values] });
-    return result.rows as T[];
+    await client.query('BEGIN');
+    state.isTransactionActive = true;
+    state.transactionDepth = 1;
+    try {
+      const result = await work(runner.manager);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      state.isTransactionActive = false;
+      state.transactionDepth = 0;
+    }
   } finally {
-    if (runner !== on) await runner.release();
+    await runner.release();
   }
 }
 

@@ -27,9 +27,16 @@ export interface SignableRequest {
 
 /** The text that is signed. Throws CanonicalJsonError when the body is not acceptable JSON. */
 export function requestSigningMessage(request: SignableRequest): string {
-  const body = canonicalizeJson(request.body);
+  return signingMessage(canonicalizeJson(request.body), request);
+}
+
+/** The signed text around a body already in canonical form. */
+function signingMessage(
+  canonicalBody: string,
+  request: Pick<SignableRequest, 'path' | 'query' | 'timestamp'>,
+): string {
   const query = canonicalizeQuery(request.query);
-  return `{"body":${body},"query":${query},"url":${JSON.stringify(request.path)},"ts":${JSON.stringify(request.timestamp)}}`;
+  return `{"body":${canonicalBody},"query":${query},"url":${JSON.stringify(request.path)},"ts":${JSON.stringify(request.timestamp)}}`;
 }
 
 /** The X-SIGNATURE value of `request`. */
@@ -78,18 +85,52 @@ export interface VerifyRequestOptions extends RequestWindow {
 /** Unix seconds: digits only, at most 12 of them (no sign, no fraction, no exponent). */
 const TIMESTAMP = /^[0-9]{1,12}$/;
 
+/** What verifyRequest reads of a request besides its body. */
+export interface SignedRequestParts {
+  readonly path: string;
+  readonly query?: string | undefined;
+  readonly timestamp: string | undefined;
+  readonly signature: string | undefined;
+}
+
 /**
  * Checks a request's signature: headers present, timestamp well-formed and inside the window, body
  * acceptable, signature equal (in constant time). Replay refusal needs storage and is the server's job.
  */
 export function verifyRequest(
-  request: Omit<SignableRequest, 'timestamp'> & {
-    readonly timestamp: string | undefined;
-    readonly signature: string | undefined;
-  },
+  request: SignedRequestParts & { readonly body?: string | undefined },
   secret: string,
   options: VerifyRequestOptions = {},
 ): RequestVerification {
+  return verifyMessage(request, secret, options, (parts) => {
+    try {
+      return requestSigningMessage({ ...parts, body: request.body });
+    } catch (error) {
+      if (error instanceof CanonicalJsonError) return failure('invalid_body', error.message);
+      throw error;
+    }
+  });
+}
+
+/**
+ * verifyRequest for a server that has already canonicalised the body (`canonicalizeJson` of the raw body
+ * text, as its JSON parser's check does): the same checks and answers, without going over the body again.
+ * `canonicalBody` must be exactly what `canonicalizeJson` made of the body as received; `{}` for none.
+ */
+export function verifyCanonicalRequest(
+  request: SignedRequestParts & { readonly canonicalBody: string },
+  secret: string,
+  options: VerifyRequestOptions = {},
+): VerificationSuccess | VerificationFailure {
+  return verifyMessage(request, secret, options, (parts) => signingMessage(request.canonicalBody, parts));
+}
+
+function verifyMessage<Reason extends string>(
+  request: SignedRequestParts,
+  secret: string,
+  options: VerifyRequestOptions,
+  message: (parts: SignableRequest) => string | VerificationFailure<Reason>,
+): VerificationSuccess | VerificationFailure<SignatureFailure | Reason> {
   const maxAge = checkBound('maxAgeSeconds', options.maxAgeSeconds ?? DEFAULT_REQUEST_WINDOW.maxAgeSeconds);
   const maxAhead = checkBound(
     'maxAheadSeconds',
@@ -106,14 +147,9 @@ export function verifyRequest(
   const outside = checkWindow('X-TIMESTAMP', seconds, now, maxAge, maxAhead, 's');
   if (outside) return outside;
 
-  let message: string;
-  try {
-    message = requestSigningMessage({ ...request, timestamp });
-  } catch (error) {
-    if (error instanceof CanonicalJsonError) return failure('invalid_body', error.message);
-    throw error;
-  }
-  if (!signaturesEqual(hmacHex(secret, message), signature)) {
+  const signed = message({ path: request.path, query: request.query, timestamp });
+  if (typeof signed !== 'string') return signed;
+  if (!signaturesEqual(hmacHex(secret, signed), signature)) {
     return failure(
       'bad_signature',
       'X-SIGNATURE does not match the request (check the secret, the path as sent and the body text)',

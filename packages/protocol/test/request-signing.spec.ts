@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
 
 import {
+  canonicalizeJson,
   canonicalizeQuery,
   readRequestAuthHeaders,
   requestSigningMessage,
   signRequest,
   signedRequestHeaders,
   splitRequestTarget,
+  verifyCanonicalRequest,
   verifyRequest,
 } from '../src/index.js';
 
@@ -198,6 +200,50 @@ describe('request signing (docs/api-guide.md#api-key-signing)', () => {
       });
       expect(verifyRequest({ ...signed, body: '{', timestamp: '1' }, secret, { now })).toMatchObject({
         reason: 'timestamp_too_old',
+      });
+    });
+  });
+
+  describe('verifyCanonicalRequest (the body canonicalised by the caller)', () => {
+    const signed = { ...createUser, signature: signRequest(createUser, secret) };
+    const canonical = ({ body, ...rest }: typeof signed) => ({
+      ...rest,
+      canonicalBody: canonicalizeJson(body),
+    });
+
+    it.each([
+      ['a good signature', {}],
+      ['the body respelled', { body: '{ "orgUserId" : "user-1",\n "kyc": true, "tnc": true }' }],
+      ['no body', { body: undefined }],
+      ['another body', { body: '{"orgUserId":"user-2","kyc":true,"tnc":true}' }],
+      ['reordered keys', { body: '{"kyc":true,"orgUserId":"user-1","tnc":true}' }],
+      ['a query added', { query: 'a=1' }],
+      ['another path', { path: '/api/v1/user' }],
+      ['no timestamp', { timestamp: undefined }],
+      ['no signature', { signature: undefined }],
+      ['a malformed timestamp', { timestamp: '12.5' }],
+      ['a timestamp too old', { timestamp: String(nowSeconds - 301) }],
+      ['a timestamp too far ahead', { timestamp: String(nowSeconds + 3901) }],
+      ['a truncated signature', { signature: signed.signature.slice(0, 63) }],
+    ])('answers as verifyRequest does: %s', (_name, change) => {
+      const request = { ...signed, ...change } as typeof signed;
+      const expected = verifyRequest(request, secret, { now });
+      expect(verifyCanonicalRequest(canonical(request), secret, { now })).toEqual(expected);
+      expect(verifyCanonicalRequest(canonical(request), 'other-secret', { now }).ok).toBe(false);
+    });
+
+    it('signs the canonical body it is given, as is', () => {
+      const request = { ...createUser, body: '{"a": 55000.00}', timestamp: String(nowSeconds) };
+      const signature = signRequest(request, secret);
+      const parts = { path: request.path, timestamp: request.timestamp, signature };
+      expect(verifyCanonicalRequest({ ...parts, canonicalBody: '{"a":55000}' }, secret, { now }).ok).toBe(
+        true,
+      );
+      expect(
+        verifyCanonicalRequest({ ...parts, canonicalBody: '{"a":55000.00}' }, secret, { now }),
+      ).toMatchObject({
+        ok: false,
+        reason: 'bad_signature',
       });
     });
   });

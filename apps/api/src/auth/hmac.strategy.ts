@@ -1,11 +1,18 @@
 // API key + signature (docs/api-guide.md#api-key-signing): the protocol package checks the signature over the
-// raw body; here we find the key's secret and refuse replays.
+// body (as the JSON parser canonicalised it, or the raw body); here we find the key's secret and refuse replays.
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ALL_SCOPES, readRequestAuthHeaders, splitRequestTarget, verifyRequest } from '@svc/protocol';
+import {
+  ALL_SCOPES,
+  readRequestAuthHeaders,
+  splitRequestTarget,
+  verifyCanonicalRequest,
+  verifyRequest,
+} from '@svc/protocol';
 import { Strategy } from 'passport-custom';
 
 import { badRequest, unauthenticated } from '../common/errors.js';
+import { parsedCanonicalBody } from '../common/json-body.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { type AuthFailureReason, MetricsService } from '../metrics/metrics.service.js';
@@ -34,12 +41,21 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
     if (!key) throw this.refuse('unknown_api_key', 'unknown or revoked X-API-KEY');
 
     const { path, query } = splitRequestTarget(request.url);
-    const body = request.rawBody?.toString('utf8') ?? '';
-    const result = verifyRequest(
-      { path, query, body, timestamp: headers.timestamp, signature: headers.signature },
-      key.secret,
-      this.config.signatureWindow,
-    );
+    const { timestamp, signature } = headers;
+    // A JSON body was canonicalised by the parser's check already: the same text, not made twice.
+    const canonicalBody = parsedCanonicalBody(request);
+    const result =
+      canonicalBody === undefined
+        ? verifyRequest(
+            { path, query, body: request.rawBody?.toString('utf8') ?? '', timestamp, signature },
+            key.secret,
+            this.config.signatureWindow,
+          )
+        : verifyCanonicalRequest(
+            { path, query, canonicalBody, timestamp, signature },
+            key.secret,
+            this.config.signatureWindow,
+          );
     if (!result.ok) {
       if (result.reason === 'invalid_body') throw badRequest(result.message);
       throw this.refuse(result.reason, result.message);

@@ -23,6 +23,9 @@ interface RouteRules {
 
 @Injectable()
 export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
+  /** The same two strategies, the signature's first: for a request the bearer one would decline. */
+  private readonly signatureFirst = new SignatureFirstGuard(this);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly operators: OperatorAuthService,
@@ -65,7 +68,8 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
       return true;
     }
 
-    await super.canActivate(context);
+    if (carriesNoBearerToken(request)) await this.signatureFirst.canActivate(context);
+    else await super.canActivate(context);
     const required = rules.scope;
     if (required && request.user.method === 'bearer' && !grantsScope(request.user.scopes, required)) {
       this.metrics.authFailed('insufficient_scope');
@@ -84,5 +88,28 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
       });
     }
     return user;
+  }
+}
+
+/**
+ * Whether passport-http-bearer would decline the request at once (no Authorization header, no
+ * access_token in the body or the query, as it looks for them): it then fails without an error whatever
+ * the order, so trying the signature strategy first answers alike and spares the bearer attempt on every
+ * signed request.
+ */
+function carriesNoBearerToken(request: AuthenticatedRequest): boolean {
+  const body = request.body as { access_token?: unknown } | null | undefined;
+  const query = request.query as { access_token?: unknown } | null | undefined;
+  return !request.headers.authorization && !body?.access_token && !query?.access_token;
+}
+
+/** OrgAuthGuard's passport step with the strategies the other way round; its outcome is OrgAuthGuard's. */
+class SignatureFirstGuard extends AuthGuard([HMAC_STRATEGY, BEARER_STRATEGY]) {
+  constructor(private readonly owner: OrgAuthGuard) {
+    super();
+  }
+
+  override handleRequest<T = Principal>(error: unknown, user: T | false): T {
+    return this.owner.handleRequest(error, user);
   }
 }

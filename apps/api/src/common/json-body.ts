@@ -82,6 +82,14 @@ export function canonicalBodyOf(request: object): string {
   return canonicalBodies.get(request) ?? '{}';
 }
 
+/**
+ * The canonical text the parser's check made of the request's JSON body (canonicalizeJson of the body as
+ * received); undefined when the parser did not run (no body, or not JSON). The signature check reuses it.
+ */
+export function parsedCanonicalBody(request: object): string | undefined {
+  return canonicalBodies.get(request);
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The body as text; bytes that are not UTF-8 are refused rather than replaced (they would sign alike). */

@@ -1,8 +1,9 @@
 // Every query of an organisation's credentials: api_keys, oauth_clients, oauth_tokens and
-// used_signatures. TypeORM throughout, except claimSignature: it runs on every signed request, and one
-// plain statement costs about half the CPU of the query builder's (bench/README.md, api).
+// used_signatures. TypeORM throughout, except claimSignature and touch: they run on every signed request
+// (touch once a minute per credential), and one plain statement costs about half the CPU of the query
+// builder's (bench/README.md, api); on a pool connection through @svc/db's `query`, not TypeORM's.
 import { Injectable } from '@nestjs/common';
-import { ApiKey, OAuthClient, OAuthToken, UsedSignature } from '@svc/db';
+import { ApiKey, OAuthClient, OAuthToken, query, UsedSignature } from '@svc/db';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 
 import type { CredentialRef } from '../common/params.js';
@@ -117,7 +118,8 @@ export class CredentialsRepository {
 
   /** Sets last_used_at of the API key or OAuth client to now, unless it was set within the last minute. */
   async touch(table: 'api_keys' | 'oauth_clients', id: string): Promise<void> {
-    await this.dataSource.query(
+    await query(
+      this.dataSource,
       `UPDATE ${table} SET last_used_at = now() WHERE id = $1 ` +
         "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')",
       [id],
@@ -126,7 +128,8 @@ export class CredentialsRepository {
 
   /** Records the (key, signature) pair until `expiresAt`; false when it was recorded before. */
   async claimSignature(apiKeyId: string, signature: string, expiresAt: Date): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(
+    const rows = await query(
+      this.dataSource,
       'INSERT INTO used_signatures (api_key_id, signature, expires_at) VALUES ($1, $2, $3) ' +
         'ON CONFLICT DO NOTHING RETURNING signature',
       [apiKeyId, signature, expiresAt],

@@ -1,6 +1,7 @@
 // Every query of orders and positions. The statements of an order's transaction are plain SQL, each
 // fetching all it can in one round trip: through TypeORM's builders the order route cost about 0.05 ms
-// of CPU more per row written (bench/README.md, api). A single order by id or clientOrderId too: the
+// of CPU more per row written (bench/README.md, api); they go on the transaction's pg connection
+// (@svc/db's `query`), past TypeORM's query wrapper. A single order by id or clientOrderId too: the
 // bearer read (GET /api/v1/orders/{id}/) is that one statement after the token check, and the find
 // builder builds the query and maps the row anew on every call; by id it is also prepared, on the pool's
 // connection (@svc/db's query). Lists go through TypeORM.
@@ -158,7 +159,7 @@ export class OrdersRepository {
 
   /** Locks the user for the order's transaction; null when the organisation has no such user. */
   async lockUser(manager: EntityManager, orgId: number, request: OrderRequest): Promise<LockedUser | null> {
-    const [user] = await manager.query<LockedUser[]>(LOCK_USER, [
+    const [user] = await query<LockedUser>(manager, LOCK_USER, [
       orgId,
       request.orgUserId,
       request.clientOrderId,
@@ -168,14 +169,15 @@ export class OrdersRepository {
 
   /** What the checks look at, read with the user locked. */
   async readFacts(manager: EntityManager, user: LockedUser, request: OrderRequest): Promise<TradingFacts> {
-    const [row] = await manager.query<FactsRow[]>(READ_FACTS, readFactsValues(user, request));
+    const [row] = await query<FactsRow>(manager, READ_FACTS, readFactsValues(user, request));
     if (!row) throw new Error('the facts query returned no row');
     return tradingFacts(user, row);
   }
 
   /** Inserts the order; fills in its id and timestamps. */
   async insert(manager: EntityManager, order: Order): Promise<Order> {
-    const [row] = await manager.query<{ id: string; created_at: Date; updated_at: Date }[]>(
+    const [row] = await query<{ id: string; created_at: Date; updated_at: Date }>(
+      manager,
       INSERT_ORDER,
       insertOrderValues(order),
     );
@@ -186,8 +188,8 @@ export class OrdersRepository {
   /** Moves the user's position of `asset` by a filled order's quantity. */
   async movePosition(manager: EntityManager, order: Order, asset: string): Promise<void> {
     if (order.side === 'BUY')
-      await manager.query(ADD_TO_POSITION, [order.userId, asset, order.orgId, order.filled]);
-    else await manager.query(TAKE_FROM_POSITION, [order.userId, asset, order.filled]);
+      await query(manager, ADD_TO_POSITION, [order.userId, asset, order.orgId, order.filled]);
+    else await query(manager, TAKE_FROM_POSITION, [order.userId, asset, order.filled]);
   }
 
   findByClientOrderId(manager: EntityManager, orgId: number, clientOrderId: string): Promise<Order | null> {

@@ -1,8 +1,9 @@
 // Every query of the users table. Writes are plain SQL: the user insert is on the signed-write hot path,
 // where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api), and updates
-// follow the same way so the table has one. Reads go through TypeORM.
+// follow the same way so the table has one; the insert goes on the transaction's pg connection
+// (@svc/db's `query`), past TypeORM's query wrapper. Reads go through TypeORM.
 import { Injectable } from '@nestjs/common';
-import { User } from '@svc/db';
+import { query, User } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual, Like } from 'typeorm';
 
 import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
@@ -38,7 +39,8 @@ export class UsersRepository {
 
   /** Inserts the user; a duplicate orgUserId throws PostgreSQL's unique violation (23505). */
   async insert(manager: EntityManager, values: NewUser): Promise<User> {
-    const [row] = await manager.query<{ id: string; created_at: Date; updated_at: Date }[]>(
+    const [row] = await query<{ id: string; created_at: Date; updated_at: Date }>(
+      manager,
       'INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state) ' +
         'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at, updated_at',
       [

@@ -1,7 +1,7 @@
 // Users of an organisation (docs/api-guide.md#users-events, docs/decisions.md, "Trading"). Every change
 // writes its Users event in the same transaction.
 import { Injectable } from '@nestjs/common';
-import type { User } from '@svc/db';
+import { type User, writeTransaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
@@ -24,7 +24,7 @@ export class UsersService {
 
   async create(orgId: number, input: CreateUserDto): Promise<UserView> {
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      return await writeTransaction(this.dataSource, async (manager) => {
         const user = await this.users.insert(manager, {
           orgId,
           orgUserId: input.orgUserId,
