@@ -11,7 +11,7 @@ import {
   LogController,
 } from 'fastify';
 import { createServiceLogger } from '@svc/runtime';
-import type { Bindings, ChildLoggerOptions, DestinationStream, Level, LevelWithSilent, Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, DestinationStream, LevelWithSilentOrString, Logger } from 'pino';
 
 export const LOGGER = Symbol('LOGGER');
 
@@ -68,15 +68,15 @@ class LazyChildLogger implements FastifyBaseLogger {
     return (this.made ??= this.parent.child(this.bindings));
   }
 
-  get level(): LevelWithSilent | string {
+  get level(): LevelWithSilentOrString {
     return this.made ? this.made.level : this.parent.level;
   }
 
-  set level(level: LevelWithSilent | string) {
+  set level(level: LevelWithSilentOrString) {
     this.logger.level = level;
   }
 
-  isLevelEnabled(level: Level | string): boolean {
+  isLevelEnabled(level: LevelWithSilentOrString): boolean {
     return (this.made ?? this.parent).isLevelEnabled(level);
   }
 
