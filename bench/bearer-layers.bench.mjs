@@ -9,7 +9,9 @@
 // each round; figures are medians. Target (issue 15): the api >= 0.6 of bare.
 // Run, after a build: node bench/bearer-layers.bench.mjs. Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (4),
 // BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF=<dir> (profiles every candidate),
-// BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, measured beside it).
+// BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, measured beside it),
+// BENCH_LAYERS=fastify,nest,... (only these framework layers, or `none`: bare, the api and the
+// BENCH_COMPARE builds always run; to compare builds of the api in less time).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -29,7 +31,7 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TARGET = 0.6;
 const PATH = '/api/v1/oauth/test';
 /** The candidates, from the bare reference up to the api; the names are lib/api-server.mjs's. */
-const LAYERS = [
+const ALL_LAYERS = [
   ['bare', 'bare node:http + pg'],
   ['fastify', 'Fastify'],
   ['nest', 'Nest on Fastify, plain guard'],
@@ -38,6 +40,10 @@ const LAYERS = [
   // BENCH_COMPARE=dist-a,dist-b: earlier builds of the api kept in apps/api/<folder>, as extra rows.
   ...(process.env.BENCH_COMPARE?.split(',') ?? []).map((folder) => [`api@${folder}`, `the api (${folder})`]),
 ];
+const ONLY = process.env.BENCH_LAYERS?.split(',');
+const LAYERS = ALL_LAYERS.filter(
+  ([name]) => !ONLY || ['bare', 'api'].includes(name) || name.startsWith('api@') || ONLY.includes(name),
+);
 
 const env = {
   NODE_ENV: 'production',

@@ -9,7 +9,7 @@ import { answerClientError } from './common/client-errors.js';
 import { checkContentTypes } from './common/content-type.js';
 import { EnvelopeFastifyAdapter } from './common/envelope.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
-import { echoRequestId, RequestLog, requestId } from './common/logger.js';
+import { echoRequestId, RequestLog, requestChildLogger, requestId } from './common/logger.js';
 import { parseJsonBody } from './common/json-body.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
@@ -32,6 +32,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     requestIdHeader: false,
     genReqId: requestId,
     logController: new RequestLog(),
+    childLoggerFactory: requestChildLogger,
     trustProxy: true,
     clientErrorHandler: answerClientError,
   });

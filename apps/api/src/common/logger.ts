@@ -3,9 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { createServiceLogger } from '@svc/runtime';
-import type { DestinationStream, Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, DestinationStream, LevelWithSilentOrString, Logger } from 'pino';
 
 export const LOGGER = Symbol('LOGGER');
 
@@ -30,6 +36,79 @@ export function echoRequestId(fastify: FastifyInstance): void {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+}
+
+/**
+ * Fastify's childLoggerFactory: each request's logger (its `reqId` binding) is made when a line is first
+ * written at an enabled level, not for every request. A pino child with the redaction paths costs about
+ * 5 % of the bearer echo's CPU (bench/README.md, "api: the bearer path layer by layer"), and a request
+ * that succeeds at LOG_LEVEL warn writes nothing. A route with its own log level or serializers gets
+ * its child at once, as Fastify would make it.
+ */
+export function requestChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  if (options.level !== undefined || options.serializers !== undefined)
+    return logger.child(bindings, options);
+  return new LazyChildLogger(logger as Logger, bindings);
+}
+
+/** A pino child made on first use; what only reads the level asks the parent (the child inherits it). */
+class LazyChildLogger implements FastifyBaseLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+  ) {}
+
+  private get logger(): Logger {
+    return (this.made ??= this.parent.child(this.bindings));
+  }
+
+  get level(): LevelWithSilentOrString {
+    return this.made ? this.made.level : this.parent.level;
+  }
+
+  set level(level: LevelWithSilentOrString) {
+    this.logger.level = level;
+  }
+
+  isLevelEnabled(level: LevelWithSilentOrString): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.logger.child(bindings, options);
+  }
+
+  fatal(...args: Parameters<Logger['fatal']>): void {
+    if (this.isLevelEnabled('fatal')) this.logger.fatal(...args);
+  }
+
+  error(...args: Parameters<Logger['error']>): void {
+    if (this.isLevelEnabled('error')) this.logger.error(...args);
+  }
+
+  warn(...args: Parameters<Logger['warn']>): void {
+    if (this.isLevelEnabled('warn')) this.logger.warn(...args);
+  }
+
+  info(...args: Parameters<Logger['info']>): void {
+    if (this.isLevelEnabled('info')) this.logger.info(...args);
+  }
+
+  debug(...args: Parameters<Logger['debug']>): void {
+    if (this.isLevelEnabled('debug')) this.logger.debug(...args);
+  }
+
+  trace(...args: Parameters<Logger['trace']>): void {
+    if (this.isLevelEnabled('trace')) this.logger.trace(...args);
+  }
+
+  silent(): void {}
 }
 
 /**

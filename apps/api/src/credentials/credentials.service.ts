@@ -57,8 +57,11 @@ class TtlCache<V> {
 export class CredentialsService {
   private readonly apiKeys = new TtlCache<LiveApiKey>(CACHE_TTL_MS);
   private readonly tokens = new TtlCache<LiveToken>(CACHE_TTL_MS);
-  /** When this instance last recorded each credential's use. */
-  private readonly touched = new Map<string, number>();
+  /**
+   * When this instance last recorded each credential's use, by kind, then by row id: the id is the cached
+   * lookup's own string, so this costs no string building per request.
+   */
+  private readonly touched = { apiKey: new Map<string, number>(), client: new Map<string, number>() };
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -110,10 +113,10 @@ export class CredentialsService {
    */
   async touch(kind: 'apiKey' | 'client', id: string): Promise<void> {
     const now = Date.now();
-    const key = `${kind}:${id}`;
-    if ((this.touched.get(key) ?? 0) > now - TOUCH_INTERVAL_MS) return;
-    if (this.touched.size >= 10_000) this.touched.clear();
-    this.touched.set(key, now);
+    const touched = this.touched[kind];
+    if ((touched.get(id) ?? 0) > now - TOUCH_INTERVAL_MS) return;
+    if (touched.size >= 10_000) touched.clear();
+    touched.set(id, now);
     await this.credentials.touch(kind === 'apiKey' ? 'api_keys' : 'oauth_clients', id);
   }
 

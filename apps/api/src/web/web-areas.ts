@@ -50,10 +50,17 @@ export const WEB_AREAS: readonly WebArea[] = [
 /** The one stylesheet and the small script every area shares, from apps/api/public. */
 export const ASSETS_PATH = '/assets';
 
+/**
+ * Whether the path of `url` (before any `?`) is `path` or under it. Asked several times per request (the
+ * security headers' hook, the filter forms' hook), every api request included: no string is made.
+ */
 const within = (url: string, path: string) => {
-  const pathname = url.split('?')[0] ?? '';
-  return pathname === path || pathname.startsWith(`${path}/`);
+  if (!url.startsWith(path)) return false;
+  const next = url.charCodeAt(path.length);
+  return Number.isNaN(next) || next === SLASH || next === QUESTION_MARK;
 };
+const SLASH = 47;
+const QUESTION_MARK = 63;
 
 /** The area `url` (a request URL) is in, if any. */
 export function webAreaOf(url: string): WebArea | undefined {
