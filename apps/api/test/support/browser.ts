@@ -19,6 +19,9 @@ const DROPPED_FLAGS = new Set([
   '--single-process',
 ]);
 
+/** How many times a Chromium that died while starting is started. */
+const LAUNCH_ATTEMPTS = 3;
+
 /** Where `SCREENSHOTS=<dir>` asks the tests to save a screenshot of each page; unset in normal runs. */
 export const SCREENSHOT_DIR = process.env.SCREENSHOTS;
 
@@ -38,15 +41,26 @@ export interface WatchedPage {
 export class BrowserHarness {
   private constructor(private readonly browser: Browser) {}
 
-  /** Starts Chromium; the first start in a machine unpacks it to the temporary folder (a few seconds). */
+  /**
+   * Starts Chromium; the first start in a machine unpacks it to the temporary folder (a few seconds). A
+   * Chromium that dies while starting (seen once in a full run on the loaded 2-core machine: SIGSEGV before
+   * its first page, the test file's every test failing with it) is started again, up to three times: what
+   * the tests check starts after the browser runs.
+   */
   static async launch(): Promise<BrowserHarness> {
     const executablePath = await unpackChromium();
-    const browser = await playwright.launch({
-      executablePath,
-      args: chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)),
-      headless: true,
-    });
-    return new BrowserHarness(browser);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const browser = await playwright.launch({
+          executablePath,
+          args: chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)),
+          headless: true,
+        });
+        return new BrowserHarness(browser);
+      } catch (error) {
+        if (attempt >= LAUNCH_ATTEMPTS || !String(error).includes('has been closed')) throw error;
+      }
+    }
   }
 
   /** A fresh context (its own cookies), 1280 px wide unless `width` says otherwise. */
