@@ -4,7 +4,7 @@
 // endpoint), or FAILED. The row lock is the lease: a process that dies mid-batch loses its connection,
 // PostgreSQL rolls its transaction back, and the events are due again at once for the other fetchers.
 // Wake-ups: the NOTIFY the api's insert of events already sends (EVENTS_CHANNEL) wakes one idle fetcher.
-import { EVENTS_CHANNEL, query, type Statement } from '@svc/db';
+import { EVENTS_CHANNEL, query, transaction, type Statement } from '@svc/db';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -65,20 +65,16 @@ export async function startEventQueue(
   // The earliest time an event was put back for (ms): the fetcher that rests next wakes then.
   let putBack = Number.POSITIVE_INFINITY;
   const batch = async (): Promise<number> => {
-    const runner = dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
+    const { taken, due } = await transaction(dataSource, async (runner) => {
       const rows = await query<EventRow>(runner, FETCH_DUE, [config.batchSize]);
-      const due = rows.length > 0 ? await deliveries.deliverDue(rows, runner) : undefined;
-      await runner.commitTransaction();
-      if (due !== undefined) putBack = Math.min(putBack, due);
-      return rows.length;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+      return {
+        taken: rows.length,
+        due: rows.length > 0 ? await deliveries.deliverDue(rows, runner) : undefined,
+      };
+    });
+    // Once committed: when the first event this batch put back is due again.
+    if (due !== undefined) putBack = Math.min(putBack, due);
+    return taken;
   };
 
   const fetcher = async () => {

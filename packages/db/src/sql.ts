@@ -1,7 +1,8 @@
 // SQL as the worker and the api's hot paths write it: one query helper (a plain or a prepared statement,
-// rows typed) and two transaction helpers, over TypeORM's pool. The pg connection comes from
-// QueryRunner.connect(), which hands out the driver's connection, the pool from the driver (`master`), and
-// writeTransaction sets a runner's transaction state; this file is the one place that relies on them.
+// rows typed) and one transaction helper (with a form that gives the EntityManager), over TypeORM's pool.
+// The pg connection comes from QueryRunner.connect(), which hands out the driver's connection, the pool
+// from the driver (`master`), and `transaction` sets a runner's transaction state; this file is the one
+// place that relies on them.
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
@@ -51,16 +52,16 @@ function poolOf(dataSource: DataSource): Pool {
 }
 
 /**
- * Runs `work` in one transaction on a query runner of the data source, given its EntityManager (as
- * `dataSource.transaction` does), with BEGIN, COMMIT and ROLLBACK sent on the runner's pg connection:
- * TypeORM's own transaction sends them through its query wrapper and broadcasts four events to its
- * subscribers on the way, dear on the routes that write one row and its event. The runner is marked as
- * in a transaction (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given the
- * manager sees a transaction and a nested `manager.transaction` becomes a savepoint.
+ * Runs `work` in one transaction on a query runner of the data source: committed when it resolves, rolled
+ * back when it throws. BEGIN, COMMIT and ROLLBACK go on the runner's pg connection: TypeORM's own
+ * transaction sends them through its query wrapper and broadcasts four events to its subscribers on the
+ * way, dear on the routes that write one row and its event. The runner is marked as in a transaction
+ * (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given it (or its manager) sees a
+ * transaction and a nested `manager.transaction` becomes a savepoint.
  */
-export async function writeTransaction<T>(
+export async function transaction<T>(
   dataSource: DataSource,
-  work: (manager: EntityManager) => Promise<T>,
+  work: (runner: QueryRunner) => Promise<T>,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
@@ -70,7 +71,7 @@ export async function writeTransaction<T>(
     state.isTransactionActive = true;
     state.transactionDepth = 1;
     try {
-      const result = await work(runner.manager);
+      const result = await work(runner);
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -85,21 +86,10 @@ export async function writeTransaction<T>(
   }
 }
 
-/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-export async function transaction<T>(
+/** {@link transaction}, `work` given the runner's EntityManager (as `dataSource.transaction` gives one). */
+export function writeTransaction<T>(
   dataSource: DataSource,
-  work: (runner: QueryRunner) => Promise<T>,
+  work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.startTransaction();
-    const result = await work(runner);
-    await runner.commitTransaction();
-    return result;
-  } catch (error) {
-    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-    throw error;
-  } finally {
-    await runner.release();
-  }
+  return transaction(dataSource, (runner) => work(runner.manager));
 }
