@@ -7,6 +7,7 @@
 // within the attempt limit; only 200 counts.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type BlockList } from 'node:net';
+import type { Readable } from 'node:stream';
 
 import { webhookHeaders } from '@svc/protocol';
 import { Agent, request } from 'undici';
@@ -18,6 +19,9 @@ import { parseRetryAfter, RETRY_AFTER_STATUSES } from './retry-after.js';
 
 /** docs/api-guide.md#delivery-retries-and-the-24-hour-window, docs/api-guide.md#limits: no 200 within one second is a failed delivery. */
 export const ATTEMPT_TIMEOUT_MS = 1000;
+
+/** IP literal hosts remembered as allowed, at most. */
+const MAX_REMEMBERED_LITERALS = 1000;
 
 /** How much of an answer is kept for the delivery log (docs/decisions.md, "Webhooks"). */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -116,6 +120,7 @@ export class WebhookSender {
   private readonly resolver: Resolver;
   private readonly timeoutMs: number;
   private readonly agent: Agent;
+  private readonly allowedLiterals = new Set<string>();
 
   constructor(options: SenderOptions) {
     this.policy = options.policy;
@@ -174,12 +179,15 @@ export class WebhookSender {
       retryAfterMs,
     });
 
+    // One timer per attempt: until the status line it aborts the request; then, refreshed, it bounds the
+    // read of the answer's excerpt.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let body: AnswerBody | undefined;
+    const timer = setTimeout(() => (body ? body.destroy() : controller.abort()), this.timeoutMs);
     try {
       // An IP literal never reaches the lookup below, so it is vetted here.
       const host = hostName(input.url);
-      if (isIP(host)) this.checkAddress(host, host);
+      if (isIP(host)) this.checkLiteral(host);
       const answer = await request(input.url, {
         dispatcher: this.agent,
         method: 'POST',
@@ -187,12 +195,9 @@ export class WebhookSender {
         body: input.body,
         signal: controller.signal,
       });
-      clearTimeout(timer);
-      const excerpt = await readExcerpt(
-        answer.body,
-        input.keepBytes ?? RESPONSE_EXCERPT_BYTES,
-        this.timeoutMs,
-      );
+      body = answer.body;
+      timer.refresh();
+      const excerpt = await readExcerpt(body, input.keepBytes ?? RESPONSE_EXCERPT_BYTES);
       const retryAfter = answer.headers['retry-after'];
       const retryAfterMs = RETRY_AFTER_STATUSES.includes(answer.statusCode)
         ? // A header sent twice is no single instruction: ignored.
@@ -211,6 +216,14 @@ export class WebhookSender {
 
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  /** An IP literal host, vetted once: the policy does not change, so neither does its answer. */
+  private checkLiteral(address: string): void {
+    if (this.allowedLiterals.has(address)) return;
+    this.checkAddress(address, address);
+    if (this.allowedLiterals.size >= MAX_REMEMBERED_LITERALS) this.allowedLiterals.clear();
+    this.allowedLiterals.add(address);
   }
 
   private checkAddress(hostname: string, address: string): void {
@@ -247,28 +260,36 @@ export class WebhookSender {
   };
 }
 
-/** Reads at most `limit` bytes of a body within `timeoutMs`, then drops the rest. */
-async function readExcerpt(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-  limit: number,
-  timeoutMs: number,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const timer = setTimeout(() => body.destroy(), timeoutMs);
-  try {
-    for await (const chunk of body) {
+/** An answer's body as undici hands it over: a readable stream. */
+type AnswerBody = Readable;
+
+/**
+ * Reads at most `limit` bytes of a body, then drops the rest; the attempt's timer destroys a body that is
+ * too slow. Events rather than `for await`: its iterator cost more than the rest of reading an empty answer.
+ */
+function readExcerpt(body: AnswerBody, limit: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      body.off('data', onData).off('end', finish).off('close', finish);
+      resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= limit) break;
-    }
-  } catch {
-    // A body cut short still leaves what arrived for the log; the status decided the outcome.
-  } finally {
-    clearTimeout(timer);
-    if (size >= limit) body.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+      if (size >= limit) {
+        finish();
+        body.destroy();
+      }
+    };
+    // A body cut short (destroyed, reset) still leaves what arrived for the log: the status decided. The
+    // error listener stays, so an error after the excerpt is not an uncaught one.
+    body.on('data', onData).on('end', finish).on('error', finish).on('close', finish);
+  });
 }
 
 function errorKind(error: unknown): AttemptErrorKind {

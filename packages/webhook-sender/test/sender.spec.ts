@@ -2,6 +2,8 @@
 // redirects, and the address rules, with the resolver swapped where a test needs a name to point
 // somewhere (no request ever leaves loopback).
 import type { LookupAddress } from 'node:dns';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { verifyWebhookRequest } from '@svc/protocol';
 
@@ -140,6 +142,29 @@ describe('WebhookSender on loopback (development policy)', () => {
     const result = await send();
     expect(Buffer.byteLength(result.response)).toBeLessThanOrEqual(1024);
     expect(result.response.startsWith('é'.repeat(500))).toBe(true);
+  });
+
+  it('stops reading an answer whose body stalls, 1 s after its status line, keeping what came', async () => {
+    const stalled = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('partial');
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = stalled.address() as AddressInfo;
+      const result = await sender.send({
+        url: new URL(`http://127.0.0.1:${port}/hook`),
+        body: BODY,
+        secret: SECRET,
+      });
+      expect(result).toMatchObject({ delivered: true, statusCode: 200, response: 'partial' });
+      expect(result.durationMs).toBeGreaterThanOrEqual(990);
+      expect(result.durationMs).toBeLessThan(1500);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
   });
 
   it('does not follow a redirect', async () => {
