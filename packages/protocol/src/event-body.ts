@@ -19,13 +19,12 @@ export interface EventBodyFields {
  * receiver unchanged.
  */
 export function eventBodyText(fields: EventBodyFields, dataJson: string): string {
-  const event = {
-    orgId: fields.orgId,
-    entity: fields.entity,
-    ...(fields.eventType == null ? {} : { eventType: fields.eventType }),
-    numRetries: fields.numRetries,
-    createdAt: fields.createdAt.toISOString(),
-    updatedAt: fields.updatedAt.toISOString(),
-  };
-  return `{"event":${JSON.stringify(event)},"data":${dataJson}}`;
+  // Written out rather than JSON.stringify of an object: the same text at two thirds of the cost, on the
+  // worker's path of every delivery (bench/README.md, webhooks). The strings go through JSON.stringify.
+  const eventType = fields.eventType == null ? '' : `,"eventType":${JSON.stringify(fields.eventType)}`;
+  return (
+    `{"event":{"orgId":${JSON.stringify(fields.orgId)},"entity":${JSON.stringify(fields.entity)}${eventType},` +
+    `"numRetries":${JSON.stringify(fields.numRetries)},"createdAt":"${fields.createdAt.toISOString()}",` +
+    `"updatedAt":"${fields.updatedAt.toISOString()}"},"data":${dataJson}}`
+  );
 }

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+
 import { eventBodyText, parseWebhookEventText } from '../src/index.js';
 
 const createdAt = new Date('2026-11-23T10:53:33.795Z');
@@ -37,5 +39,37 @@ describe('eventBodyText', () => {
       data,
     );
     expect(text.endsWith(`"data":${data}}`)).toBe(true);
+  });
+
+  it('writes what JSON.stringify writes of the envelope, for any field values', () => {
+    const date = fc.date({
+      min: new Date(0),
+      max: new Date('2999-12-31T23:59:59.999Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(
+        fc.record({
+          orgId: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+          entity: fc.string(),
+          eventType: fc.option(fc.string(), { nil: undefined }),
+          numRetries: fc.nat(),
+          createdAt: date,
+          updatedAt: date,
+        }),
+        (fields) => {
+          const { createdAt, updatedAt, eventType, ...rest } = fields;
+          const event = {
+            orgId: rest.orgId,
+            entity: rest.entity,
+            ...(eventType === undefined ? {} : { eventType }),
+            numRetries: rest.numRetries,
+            createdAt: createdAt.toISOString(),
+            updatedAt: updatedAt.toISOString(),
+          };
+          expect(eventBodyText(fields, '[1]')).toBe(JSON.stringify({ event, data: [1] }));
+        },
+      ),
+    );
   });
 });
