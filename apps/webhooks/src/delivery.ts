@@ -64,6 +64,7 @@ export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
   private readonly pauses: EndpointPauses;
   private readonly secrets = new Map<string, string>();
+  private readonly urls = new Map<string, URL>();
 
   constructor(
     private readonly config: WorkerConfig,
@@ -170,11 +171,12 @@ export class DeliveryProcessor {
       updatedAt: row.updated_at,
     };
     const result = await this.sender.send({
-      url: new URL(row.url ?? ''),
+      url: this.url(row.url ?? ''),
       body: eventBodyText(fields, row.data),
       secret: this.secret(row.secret_ciphertext ?? ''),
       eventId: row.id,
     });
+    if (result.delivered && !this.logger.isLevelEnabled('debug')) return result;
     const line = {
       eventId: row.id,
       orgId: row.org_id,
@@ -189,14 +191,14 @@ export class DeliveryProcessor {
     return result;
   }
 
+  /** The endpoint's secret in clear, decrypted once. */
   private secret(ciphertext: string): string {
-    let secret = this.secrets.get(ciphertext);
-    if (secret === undefined) {
-      secret = decryptSecret(this.config.masterKey, ciphertext);
-      if (this.secrets.size > 10_000) this.secrets.clear();
-      this.secrets.set(ciphertext, secret);
-    }
-    return secret;
+    return remembered(this.secrets, ciphertext, () => decryptSecret(this.config.masterKey, ciphertext));
+  }
+
+  /** The endpoint's URL, parsed once (the sender does not change it). */
+  private url(text: string): URL {
+    return remembered(this.urls, text, () => new URL(text));
   }
 
   private async load(ids: string[]): Promise<Map<string, EventRow>> {
@@ -321,6 +323,20 @@ export class DeliveryProcessor {
     const spread = 1 + this.config.retryJitter * (Math.random() * 2 - 1);
     return Math.round(base * spread);
   }
+}
+
+/** Endpoints remembered (secrets, URLs) at most; past it the memory starts afresh. */
+const MAX_REMEMBERED = 10_000;
+
+/** `map`'s value for `key`, made by `make` the first time. */
+function remembered<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    if (map.size >= MAX_REMEMBERED) map.clear();
+    map.set(key, value);
+  }
+  return value;
 }
 
 function noOutcomes(): Outcomes {
