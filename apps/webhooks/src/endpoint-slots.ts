@@ -3,9 +3,13 @@
 //
 // An attempt without a free slot waits in its endpoint's line, and gives up (its event is put back for
 // later, leaving the batch and its fetcher free) when the line has not moved for `checkMs`, or the
-// endpoint's attempts hold their slots longer than `checkMs`, or after `maxWaitMs` in all. A healthy
-// endpoint's line moves every few milliseconds, so a busy worker does not put its events back; a slow or
-// stuck endpoint's events leave after `checkMs`.
+// endpoint is slow, or after `maxWaitMs` in all. A healthy endpoint's line moves every few milliseconds,
+// so a busy worker does not put its events back; a slow or stuck endpoint's events leave after `checkMs`.
+//
+// Slow is relative: an endpoint whose attempts hold their slots longer than `checkMs` and SLOW_FACTOR times
+// longer than this process's attempts do on the whole. When every endpoint is slow together, the cause
+// is common to them (the worker starved of CPU, its network), and putting events back would only add a
+// write and a fetch for each, making it worse: their attempts wait their turn.
 
 interface Slot {
   active: number;
@@ -23,11 +27,15 @@ export interface SlotWaits {
   readonly maxWaitMs: number;
 }
 
-/** The weight of the latest hold in the moving average. */
+/** The weight of the latest hold in the moving averages. */
 const HOLD_WEIGHT = 0.2;
+/** How many times longer than the process's attempts an endpoint's must hold their slots to be slow. */
+const SLOW_FACTOR = 3;
 
 export class EndpointSlots {
   private readonly slots = new Map<string, Slot>();
+  /** How long an attempt to any endpoint has held its slot lately (ms): a moving average. */
+  private holdMs = 0;
 
   constructor(
     private readonly limit: number,
@@ -61,7 +69,7 @@ export class EndpointSlots {
       let lastCheck = since;
       const check = () => {
         const now = performance.now();
-        const moving = current.releasedAt > lastCheck && current.holdMs <= checkMs;
+        const moving = current.releasedAt > lastCheck && !this.slow(current);
         if (!moving || now - since >= maxWaitMs) {
           current.waiting = current.waiting.filter((waiter) => waiter !== wake);
           resolve(null);
@@ -73,6 +81,11 @@ export class EndpointSlots {
       timer = setTimeout(check, Math.min(checkMs, maxWaitMs));
       current.waiting.push(wake);
     });
+  }
+
+  /** Its attempts hold their slots longer than a check, and than the process's attempts by far. */
+  private slow(slot: Slot): boolean {
+    return slot.holdMs > this.waits.checkMs && slot.holdMs > SLOW_FACTOR * this.holdMs;
   }
 
   /** Attempts in flight to `endpointId`. */
@@ -88,11 +101,17 @@ export class EndpointSlots {
       released = true;
       slot.releasedAt = performance.now();
       const held = slot.releasedAt - since;
-      slot.holdMs = slot.holdMs === 0 ? held : slot.holdMs + HOLD_WEIGHT * (held - slot.holdMs);
+      slot.holdMs = average(slot.holdMs, held);
+      this.holdMs = average(this.holdMs, held);
       slot.active--;
       const next = slot.waiting.shift();
       if (next) next();
       else if (slot.active === 0) this.slots.delete(endpointId);
     };
   }
+}
+
+/** `average` moved towards `latest` (a moving average; the first value taken as it is). */
+function average(average: number, latest: number): number {
+  return average === 0 ? latest : average + HOLD_WEIGHT * (latest - average);
 }

@@ -1,5 +1,6 @@
 // The per-endpoint cap's line: an attempt waits while its endpoint's line moves quickly, up to the longest
-// wait, and gives up early when the line stands still or the endpoint is slow. Real timers.
+// wait, and gives up early when the line stands still or the endpoint is slow (slower than the process's
+// attempts by far). Real timers.
 import { EndpointSlots } from '../src/endpoint-slots.js';
 
 // Wide margins against a loaded machine's late timers: holds of 30 ms against checks of 200 ms.
@@ -62,9 +63,10 @@ describe('EndpointSlots', () => {
   it('gives up after one check behind a slow endpoint, though its line moves', async () => {
     const slots = new EndpointSlots(2, WAITS);
     // One slot held throughout (so the endpoint's record is kept); on the other, an attempt of 300 ms:
-    // longer than a check, slow.
+    // longer than a check, and than the process's attempts by far, those to a quick endpoint (5 ms).
     const keeper = await slots.acquire('a');
     expect(await hold(slots, 'a', 300)).toBe(true);
+    for (let i = 0; i < 10; i++) expect(await hold(slots, 'b', 5)).toBe(true);
     // One attempt holds 150 ms, one waits behind it (its slot at 150 ms), the measured one behind both: at
     // its check (200 ms) the line has moved, but the endpoint is slow; waiting on would give it a slot at
     // 300 ms.
@@ -74,6 +76,20 @@ describe('EndpointSlots', () => {
     keeper?.();
     expect(got).toBe(false);
     expect(ms).toBeLessThan(290);
+  });
+
+  it('waits on when every endpoint is as slow (the worker starved, not the endpoint)', async () => {
+    const slots = new EndpointSlots(2, WAITS);
+    // The same line as above, but the other endpoint's attempts take as long: nothing is slow by
+    // comparison, so the measured attempt gets its slot when the second one ahead lets it go (~300 ms).
+    const keeper = await slots.acquire('a');
+    expect(await Promise.all([hold(slots, 'a', 300), hold(slots, 'b', 300)])).toEqual([true, true]);
+    const ahead = [hold(slots, 'a', 150), hold(slots, 'a', 150)];
+    const { got, ms } = await timedAcquire(slots, 'a');
+    expect(await Promise.all(ahead)).toEqual([true, true]);
+    keeper?.();
+    expect(got).toBe(true);
+    expect(ms).toBeGreaterThan(WAITS.checkMs);
   });
 
   it('waits no longer than the longest wait, however quickly the line moves', async () => {
