@@ -7,7 +7,8 @@
 //     latency from the commit to the receiver having the request, p50 and p99.
 // Each candidate has a database of its own on one embedded PostgreSQL, with BENCH_ENDPOINTS organisations.
 // Besides the figures, CPU per delivery of the candidate's process and of the PostgreSQL backends serving
-// its database (the enqueueing included), from /proc: less moved by the machine's other load.
+// its database (the enqueueing included), from /proc: less moved by the machine's other load; and the
+// worker's attempts put back for later (its webhook_attempts_put_back_total) per delivery.
 // Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets (issue 15): >= 0.9 of
 // the reference's deliveries/s, p99 <= 20 ms at 500/s. BENCH_CANDIDATES picks the candidates (default
 // worker,reference). BENCH_CPU_PROF=<dir> profiles both children;
@@ -172,8 +173,8 @@ async function startCandidate(name) {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  let output = '';
   await new Promise((resolve, reject) => {
-    let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
       if (/webhooks worker started|^ready$/m.test(output)) resolve();
@@ -181,6 +182,8 @@ async function startCandidate(name) {
     child.once('exit', (code) => reject(new Error(`the ${name} exited (${code}) before it was ready`)));
   });
   child.removeAllListeners('exit');
+  // The worker's operations server (its "operations server listening" line), for its put-back counter.
+  const opsUrl = /"url":"(http:[^"]+)"/.exec(output)?.[1];
   // Later lines (a failed attempt, a queue error) go to stderr, where they are seen.
   child.stdout.removeAllListeners('data');
   child.stdout.on('data', (chunk) => process.stderr.write(chunk));
@@ -229,6 +232,15 @@ async function startCandidate(name) {
         await runner.release();
       }
     },
+    /** Attempts the worker put back so far (webhook_attempts_put_back_total); 0 for the reference. */
+    async putBacks() {
+      if (!opsUrl) return 0;
+      const text = await (await fetch(`${opsUrl}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('webhook_attempts_put_back_total{'))
+        .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    },
     /** CPU seconds the process has used (Linux /proc), for CPU per delivery. */
     cpu: () => cpuSeconds(child.pid),
     /** CPU seconds of the PostgreSQL backends serving this candidate's database, by pid. */
@@ -248,6 +260,7 @@ async function saturate(candidate, count) {
   const cpuBefore = candidate.cpu();
   const dbBefore = candidate.databaseCpu();
   const writesBefore = await rowWrites(candidate);
+  const putBefore = await candidate.putBacks();
   received.clear();
   const { before: started } = await candidate.enqueue(ids);
   await until(() => received.size >= count, 120_000, `${candidate.name}: receipts`);
@@ -273,6 +286,7 @@ async function saturate(candidate, count) {
     cpuUs,
     dbUs,
     writes: ((await rowWrites(candidate)) - writesBefore) / count,
+    putBacks: ((await candidate.putBacks()) - putBefore) / count,
   };
 }
 
@@ -341,6 +355,7 @@ function report(samples, steady) {
       'CPU µs/delivery': Math.round(median(runs.map((run) => run.cpuUs))),
       'PG µs/delivery': Math.round(median(runs.map((run) => run.dbUs))),
       'row writes/delivery': median(runs.map((run) => run.writes)).toFixed(2),
+      'put back/delivery': median(runs.map((run) => run.putBacks)).toFixed(3),
       'offered/s': Math.round(at('offered')),
       ...(s.some((run) => run.refused > 0) ? { refused: s.map((run) => run.refused).join(' / ') } : {}),
       'p50 ms': at('p50').toFixed(1),

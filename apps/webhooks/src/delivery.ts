@@ -137,13 +137,17 @@ export class DeliveryProcessor {
       const until = now >= deadline ? deadline : this.pauses.until(row, now);
       if (until === 0) return false;
       if (until >= deadline) noAttempt('failed');
-      else outcomes.deferred.push({ job, at: until });
+      else {
+        outcomes.deferred.push({ job, at: until });
+        this.metrics.attemptPutBack('endpoint_paused');
+      }
       return true;
     };
     if (notNow()) return;
     const release = await this.slots.acquire(row.endpoint_id);
     if (!release) {
       outcomes.deferred.push({ job, at: Date.now() + DEFER_MS });
+      this.metrics.attemptPutBack('endpoint_busy');
       return;
     }
     try {

@@ -13,6 +13,9 @@ import type { DataSource } from 'typeorm';
 /** Why an event was given up: its delivery window ran out, or its retries did. */
 export type GiveUpReason = 'window_expired' | 'retries_exhausted';
 
+/** Why an attempt was put back for later: its endpoint had no free slot soon, or asked for time. */
+export type PutBackReason = 'endpoint_busy' | 'endpoint_paused';
+
 /** How a failure e-mail left: over SMTP, or written to the outbox folder. */
 export type EmailTransport = 'smtp' | 'outbox';
 
@@ -62,6 +65,13 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly putBack = new Counter({
+    name: 'webhook_attempts_put_back_total',
+    help: 'Attempts put back for later, by reason: endpoint_busy (no free slot under WEBHOOK_CONCURRENCY_PER_ENDPOINT soon enough) or endpoint_paused (the receiver asked for time with Retry-After)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   private readonly emails = new Counter({
     name: 'webhook_failure_emails_total',
     help: 'Failure e-mails sent to organisations, by transport (smtp, or outbox when no SMTP server or no address is set)',
@@ -74,6 +84,7 @@ export class WorkerMetrics {
     this.deliveries.inc({ outcome: 'delivered', error_kind: 'none' }, 0);
     for (let retry = 1; retry <= MAX_EVENT_RETRIES; retry++) this.retries.inc({ retry: String(retry) }, 0);
     for (const reason of ['window_expired', 'retries_exhausted']) this.givenUp.inc({ reason }, 0);
+    for (const reason of ['endpoint_busy', 'endpoint_paused']) this.putBack.inc({ reason }, 0);
     for (const transport of ['smtp', 'outbox']) this.emails.inc({ transport }, 0);
   }
 
@@ -97,6 +108,10 @@ export class WorkerMetrics {
 
   eventsGivenUp(reasons: readonly GiveUpReason[]): void {
     for (const reason of reasons) this.givenUp.inc({ reason });
+  }
+
+  attemptPutBack(reason: PutBackReason): void {
+    this.putBack.inc({ reason });
   }
 
   emailSent(transport: EmailTransport): void {

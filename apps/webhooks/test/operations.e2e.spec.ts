@@ -48,10 +48,13 @@ describe('the worker process for operators', () => {
   beforeAll(async () => {
     fixture = await WorkerFixture.start({}, { worker: false });
     smtp = await SmtpCatcher.start();
-    // Paths choose the answer: /fail answers 500, the rest 200.
-    receiver = await TestReceiver.start(SECRET, (request) =>
-      request.path === '/fail' ? { status: 500 } : {},
-    );
+    // Paths choose the answer: /fail answers 500, /busy a first 503 with Retry-After: 1, the rest 200.
+    let busy = 0;
+    receiver = await TestReceiver.start(SECRET, (request) => {
+      if (request.path === '/fail') return { status: 500 };
+      if (request.path === '/busy' && busy++ === 0) return { status: 503, headers: { 'retry-after': '1' } };
+      return {};
+    });
     worker = await WorkerProcess.start(fixture.db.url, {
       METRICS_TOKEN,
       SMTP_URL: smtp.url,
@@ -104,6 +107,7 @@ describe('the worker process for operators', () => {
       webhook_delivery_latency_seconds: 'HISTOGRAM',
       webhook_retries_total: 'COUNTER',
       webhook_events_given_up_total: 'COUNTER',
+      webhook_attempts_put_back_total: 'COUNTER',
       webhook_failure_emails_total: 'COUNTER',
       webhook_delivery_queue_depth: 'GAUGE',
       webhook_delivery_queue_oldest_age_seconds: 'GAUGE',
@@ -174,6 +178,22 @@ describe('the worker process for operators', () => {
       sampleValue(before, 'webhook_deliveries_total'),
     );
     expect(receiver.requests.length).toBe(requests);
+  });
+  it('counts an attempt put back because its endpoint asked for time', async () => {
+    const { orgId } = await fixture.createOrg(receiver.url('/busy'), SECRET);
+    const before = (await scrape()).families;
+    const first = await fixture.enqueueEvent(orgId);
+    await fixture.until(async () => receiver.requests.some((request) => request.path === '/busy'));
+    // The endpoint is paused for a second: this event is put back without an attempt, then delivered.
+    const second = await fixture.enqueueEvent(orgId);
+    for (const id of [first, second]) await fixture.waitForStatus(id, 'DELIVERED');
+    const after = (await scrape()).families;
+    const moved = (reason: string) =>
+      sampleValue(after, 'webhook_attempts_put_back_total', { reason }) -
+      sampleValue(before, 'webhook_attempts_put_back_total', { reason });
+    expect(moved('endpoint_paused')).toBeGreaterThanOrEqual(1);
+    expect(moved('endpoint_busy')).toBe(0);
+    expect(receiver.requests.filter((request) => request.path === '/busy')).toHaveLength(3);
   });
 });
 
