@@ -9,7 +9,8 @@
 // Slow is relative: an endpoint whose attempts hold their slots longer than `checkMs` and SLOW_FACTOR times
 // longer than this process's attempts do on the whole. When every endpoint is slow together, the cause
 // is common to them (the worker starved of CPU, its network), and putting events back would only add a
-// write and a fetch for each, making it worse: their attempts wait their turn.
+// write and a fetch for each, making it worse: their attempts wait their turn. For the same reason a
+// check that comes late (the process was busy) does not judge the line.
 
 interface Slot {
   active: number;
@@ -29,6 +30,8 @@ export interface SlotWaits {
 
 /** The weight of the latest hold in the moving averages. */
 const HOLD_WEIGHT = 0.2;
+/** A check later than this share of `checkMs` does not judge the line. */
+const LATE_SHARE = 0.25;
 /** How many times longer than the process's attempts an endpoint's must hold their slots to be slow. */
 const SLOW_FACTOR = 3;
 
@@ -67,18 +70,27 @@ export class EndpointSlots {
         resolve(this.releaser(endpointId, current));
       };
       let lastCheck = since;
+      let dueAt = since;
+      const next = (now: number) => {
+        const wait = Math.min(checkMs, since + maxWaitMs - now);
+        dueAt = now + wait;
+        timer = setTimeout(check, wait);
+      };
       const check = () => {
         const now = performance.now();
-        const moving = current.releasedAt > lastCheck && !this.slow(current);
+        // A check that comes late found the process busy (CPU, a long collection), not the endpoint:
+        // the releases it would look for may be unread yet, so it does not judge the line.
+        const late = now - dueAt > checkMs * LATE_SHARE;
+        const moving = late || (current.releasedAt > lastCheck && !this.slow(current));
         if (!moving || now - since >= maxWaitMs) {
           current.waiting = current.waiting.filter((waiter) => waiter !== wake);
           resolve(null);
           return;
         }
         lastCheck = now;
-        timer = setTimeout(check, Math.min(checkMs, since + maxWaitMs - now));
+        next(now);
       };
-      timer = setTimeout(check, Math.min(checkMs, maxWaitMs));
+      next(since);
       current.waiting.push(wake);
     });
   }
