@@ -183,7 +183,7 @@ describe('the worker process for operators', () => {
     const { orgId } = await fixture.createOrg(receiver.url('/busy'), SECRET);
     const before = (await scrape()).families;
     const first = await fixture.enqueueEvent(orgId);
-    await fixture.until(async () => receiver.requests.some((request) => request.path === '/busy'));
+    await fixture.until(() => Promise.resolve(receiver.requests.some((request) => request.path === '/busy')));
     // The endpoint is paused for a second: this event is put back without an attempt, then delivered.
     const second = await fixture.enqueueEvent(orgId);
     for (const id of [first, second]) await fixture.waitForStatus(id, 'DELIVERED');
