@@ -9,7 +9,8 @@
 // Each candidate has a database of its own on one embedded PostgreSQL, with BENCH_ENDPOINTS organisations.
 // Besides the figures, CPU per delivery of the candidate's process and of the PostgreSQL backends serving
 // its database (the enqueueing included), from /proc: less moved by the machine's other load; and the
-// worker's attempts put back for later (its webhook_attempts_put_back_total) per delivery.
+// worker's attempts put back for later (its webhook_attempts_put_back_total) per delivery, and how busy the
+// machine's cores were meanwhile (a candidate held back by latency leaves them idle).
 // Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets (issue 15): >= 0.9 of
 // the reference's deliveries/s, p99 <= 20 ms at 500/s. BENCH_CANDIDATES picks the candidates (default
 // worker,reference). BENCH_CPU_PROF=<dir> profiles both children;
@@ -25,7 +26,7 @@ import { EVENTS_CHANNEL, encryptSecret, openDatabase } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
 import pg from 'pg';
 
-import { cpuSeconds, cpuSince, databaseCpu } from './lib/proc-cpu.mjs';
+import { busyShare, cpuSeconds, cpuSince, databaseCpu, machineCpu } from './lib/proc-cpu.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -246,6 +247,7 @@ async function saturate(candidate, count) {
   const dbBefore = candidate.databaseCpu();
   const writesBefore = await rowWrites(candidate);
   const putBefore = await candidate.putBacks();
+  const machineBefore = machineCpu();
   await receiver.ask('clear');
   const { before: started } = await candidate.enqueue(ids);
   await until(async () => (await receiver.ask('count')) >= count, 120_000, `${candidate.name}: receipts`);
@@ -261,6 +263,7 @@ async function saturate(candidate, count) {
     `${candidate.name}: DELIVERED`,
   );
   const seconds = (performance.now() - started) / 1000;
+  const busy = busyShare(machineBefore, machineCpu());
   if ((await receiver.ask('times', { ids })).includes(null))
     throw new Error(`${candidate.name}: an event was not received`);
   const cpuUs = ((candidate.cpu() - cpuBefore) * 1e6) / count;
@@ -273,6 +276,7 @@ async function saturate(candidate, count) {
     dbUs,
     writes: ((await rowWrites(candidate)) - writesBefore) / count,
     putBacks: ((await candidate.putBacks()) - putBefore) / count,
+    busy,
   };
 }
 
@@ -350,6 +354,7 @@ async function report(samples, steady) {
       'PG µs/delivery': Math.round(median(runs.map((run) => run.dbUs))),
       'row writes/delivery': median(runs.map((run) => run.writes)).toFixed(2),
       'put back/delivery': median(runs.map((run) => run.putBacks)).toFixed(3),
+      'machine busy': `${Math.round(100 * median(runs.map((run) => run.busy)))} %`,
       'offered/s': Math.round(at('offered')),
       ...(s.some((run) => run.refused > 0) ? { refused: s.map((run) => run.refused).join(' / ') } : {}),
       'p50 ms': at('p50').toFixed(1),

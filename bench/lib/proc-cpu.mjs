@@ -37,3 +37,16 @@ export function cpuSince(before, after) {
   for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
+
+/** The machine's CPU time so far (/proc/stat, every core): `busy` and `total`, in clock ticks. */
+export function machineCpu() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+  const total = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return { busy: total - ticks[3] - ticks[4], total };
+}
+
+/** The share of the machine's CPU (0 to 1) that was busy between two machineCpu() readings. */
+export function busyShare(before, after) {
+  return (after.busy - before.busy) / Math.max(1, after.total - before.total);
+}
