@@ -1,11 +1,12 @@
 // The security headers of every answer in a web area (docs/decisions.md, "Dashboard: the web stack"), set
-// once here through helmet: a Content-Security-Policy that allows no inline script or style and no framing,
+// once here through helmet (its middleware, made once; @fastify/helmet added two hooks to every request, one
+// of them async, and made the middleware again for each page): a Content-Security-Policy that allows no inline script or style and no framing,
 // and the rest of helmet's defaults (nosniff, HSTS, same-origin opener and resource policy), with no
 // referrer sent to other sites.
 // The api's JSON routes and /docs are left as they were (Swagger UI needs inline scripts).
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import helmet from 'helmet';
 
 import { isWebPath } from './web-areas.js';
 
@@ -23,24 +24,25 @@ export const CONTENT_SECURITY_POLICY = {
   'form-action': ["'self'"],
 } as const;
 
+const securityHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: Object.fromEntries(
+      Object.entries(CONTENT_SECURITY_POLICY).map(([name, values]) => [name, [...values]]),
+    ),
+  },
+  // No referrer to other sites (a sign-in link carries a token in its query). Not no-referrer: with it,
+  // browsers send `Origin: null` on our own forms, and the sign-in form is checked by its Origin.
+  referrerPolicy: { policy: 'same-origin' },
+});
+
 export async function setupWebSecurity(app: NestFastifyApplication): Promise<void> {
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    global: false,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: Object.fromEntries(
-        Object.entries(CONTENT_SECURITY_POLICY).map(([name, values]) => [name, [...values]]),
-      ),
-    },
-    // No referrer to other sites (a sign-in link carries a token in its query). Not no-referrer: with it,
-    // browsers send `Origin: null` on our own forms, and the sign-in form is checked by its Origin.
-    referrerPolicy: { policy: 'same-origin' },
-  });
   const fastify = app.getHttpAdapter().getInstance();
-  // reply.helmet() sets the headers at once (helmet's middleware is synchronous).
+  // helmet's middleware sets the headers at once and calls `done`.
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (isWebPath(request.url)) reply.helmet();
-    done();
+    if (isWebPath(request.url))
+      securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+    else done();
   });
 }
