@@ -1,14 +1,17 @@
 // The security headers of every answer in a web area (docs/decisions.md, "Dashboard: the web stack"), set
-// once here through helmet (its middleware, made once; @fastify/helmet added two hooks to every request, one
-// of them async, and made the middleware again for each page): a Content-Security-Policy that allows no inline script or style and no framing,
+// once here through helmet: a Content-Security-Policy that allows no inline script or style and no framing,
 // and the rest of helmet's defaults (nosniff, HSTS, same-origin opener and resource policy), with no
-// referrer sent to other sites.
+// referrer sent to other sites. helmet's middleware is made once and called from the api's one request hook
+// (common/request-hooks.ts); @fastify/helmet added two hooks to every request, one of them async, and made
+// the middleware again for each page.
 // The api's JSON routes and /docs are left as they were (Swagger UI needs inline scripts).
 import fastifyCookie from '@fastify/cookie';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
-import { isWebPath } from './web-areas.js';
+import { dropEmptyQueryValues } from './filter-forms.js';
+import { isWebPath, webAreaOf } from './web-areas.js';
 
 /** The policy, directive by directive; the browser tests read it back from every page. */
 export const CONTENT_SECURITY_POLICY = {
@@ -38,11 +41,15 @@ const securityHeaders = helmet({
 
 export async function setupWebSecurity(app: NestFastifyApplication): Promise<void> {
   await app.register(fastifyCookie);
-  const fastify = app.getHttpAdapter().getInstance();
-  // helmet's middleware sets the headers at once and calls `done`.
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (isWebPath(request.url))
-      securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
-    else done();
+}
+
+/** What a request to a web area gets: the security headers, and its filter form's empty values dropped. */
+export function prepareWebRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const inArea = webAreaOf(request.url) !== undefined;
+  if (!inArea && !isWebPath(request.url)) return;
+  // helmet's middleware is synchronous: it sets the headers and calls back at once, never with an error.
+  securityHeaders(request.raw, reply.raw, (error) => {
+    if (error) throw error as Error;
   });
+  if (inArea) dropEmptyQueryValues(request);
 }
