@@ -9,7 +9,7 @@ import { answerClientError } from './common/client-errors.js';
 import { EnvelopeFastifyAdapter } from './common/envelope.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
 import { RequestLog, requestChildLogger, requestId } from './common/logger.js';
-import { parseJsonBody } from './common/json-body.js';
+import { declareCanonicalBody, parseJsonBody } from './common/json-body.js';
 import { addRequestHook } from './common/request-hooks.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
@@ -43,6 +43,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   app.useGlobalPipes(createValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
   const fastify = app.getHttpAdapter().getInstance();
+  declareCanonicalBody(fastify);
   addRequestHook(fastify);
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(fastify);
