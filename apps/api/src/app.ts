@@ -6,15 +6,14 @@ import type { Logger } from 'pino';
 
 import { AppModule, type AppDependencies } from './app.module.js';
 import { answerClientError } from './common/client-errors.js';
-import { checkContentTypes } from './common/content-type.js';
 import { EnvelopeFastifyAdapter } from './common/envelope.js';
 import { closeConnectionsWhenClosing } from './common/graceful-close.js';
-import { echoRequestId, RequestLog, requestChildLogger, requestId } from './common/logger.js';
-import { parseJsonBody } from './common/json-body.js';
+import { RequestLog, requestChildLogger, requestId } from './common/logger.js';
+import { declareCanonicalBody, parseJsonBody } from './common/json-body.js';
+import { addRequestHook } from './common/request-hooks.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
-import { dropEmptyQueryValues } from './web/filter-forms.js';
 import { PDFJS_DIR, PDFJS_FILES, PUBLIC_DIR } from './web/public-dir.js';
 import { webPageRoutes } from './web/web-areas.js';
 import { setupWebSecurity } from './web/web-security.js';
@@ -44,13 +43,12 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   app.useGlobalPipes(createValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: deps.config.bodyLimitBytes }, parseJsonBody);
   const fastify = app.getHttpAdapter().getInstance();
-  echoRequestId(fastify);
-  checkContentTypes(fastify);
+  declareCanonicalBody(fastify);
+  addRequestHook(fastify);
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(fastify);
   setupOpenApi(app);
   await setupWebSecurity(app);
-  dropEmptyQueryValues(fastify);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   app.useStaticAssets({
     root: PDFJS_DIR,

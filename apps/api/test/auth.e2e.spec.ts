@@ -104,6 +104,28 @@ describe('authentication', () => {
       }
     });
 
+    it('4.2: the echo, which reads its body as text, still takes a token from the body and refuses bad bodies', async () => {
+      // Passport's bearer strategy reads access_token in a JSON body: the echo's text-only body keeps that.
+      const token = await org.token(['BASE_MODULE:WRITE']);
+      const fromBody = await api.request('POST', '/api/v1/oauth/test', {
+        rawBody: `{"access_token":"${token}","n":1.50}`,
+      });
+      expect(fromBody.status).toBe(200);
+      expect(fromBody.text).toBe(`{"code":200,"data":{"access_token":"${token}","n":1.5},"error":null}`);
+      for (const [rawBody, error] of [
+        ['{"__proto__":{"a":1}}', 'is not accepted anywhere in a body'],
+        ['{"a":1,"a":2}', 'duplicate'],
+        ['{"a":', 'body:'],
+      ] as const) {
+        const refused = await org.bearer('POST', '/api/v1/oauth/test', {
+          rawBody,
+          scopes: ['BASE_MODULE:WRITE'],
+        });
+        expect(refused.status).toBe(400);
+        expect((refused.body as { error: string }).error).toContain(error);
+      }
+    });
+
     it('4.2 and 7: with only READ the test endpoint answers 401 {message, status}, not the envelope', async () => {
       const response = await org.bearer('POST', '/api/v1/oauth/test', {
         body: { a: 1 },

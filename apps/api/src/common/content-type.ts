@@ -2,7 +2,7 @@
 // multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser runs, so a body
 // a route does not take is a 415 and nothing is written (docs/decisions.md, "The contract: exact money and
 // bad input").
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 import { webAreaOf } from '../web/web-areas.js';
 import { unsupportedMediaType } from './errors.js';
@@ -20,23 +20,13 @@ const takes = (media: string, route: string) =>
 /** The header of nearly every body: nothing to check. */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
 
-export function checkContentTypes(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    const header = request.headers['content-type'];
-    if (header === undefined || PLAIN_JSON.has(header)) {
-      done();
-      return;
-    }
-    try {
-      checkContentType(request, header);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  });
+/** Throws the 415 when the request's body type is not one its route takes (common/request-hooks.ts). */
+export function checkContentType(request: FastifyRequest): void {
+  const header = request.headers['content-type'];
+  if (header !== undefined && !PLAIN_JSON.has(header)) checkMediaType(request, header);
 }
 
-function checkContentType(request: FastifyRequest, header: string): void {
+function checkMediaType(request: FastifyRequest, header: string): void {
   const [type = '', ...parameters] = header.split(';').map((part) => part.trim());
   const media = type.toLowerCase();
   const charset = parameters

@@ -51,4 +51,14 @@ describe('the JSON body parser', () => {
     expect(canonicalBodyOf(request)).toBe('{"b":1.5,"a":[true,null]}');
     expect(canonicalBodyOf({})).toBe('{}');
   });
+
+  it('builds no object for a route that reads its body as text, unless the body may need one', async () => {
+    const textRoute = () => ({ routeOptions: { config: { jsonBodyAsText: true } } });
+    const request = textRoute();
+    await expect(parse('{ "b" : 1.50 }', request)).resolves.toBeUndefined();
+    expect(canonicalBodyOf(request)).toBe('{"b":1.5}');
+    await expect(parse('{"access_token":"t"}', textRoute())).resolves.toEqual({ access_token: 't' });
+    await expect(parse('{"\\u005f_proto__":1}', textRoute())).rejects.toThrow(/is not accepted/);
+    await expect(parse('{"a":1,"a":2}', textRoute())).rejects.toThrow(/duplicate key/);
+  });
 });

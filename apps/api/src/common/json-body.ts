@@ -1,6 +1,9 @@
 // How the api reads a JSON body (docs/api-guide.md#api-key-signing): checked as the signature sees it, numbers
 // kept with their digits, prototype keys refused.
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import { CanonicalJsonError, canonicalizeJson } from '@svc/protocol';
+import type { FastifyInstance } from 'fastify';
 
 import { keepNumberText } from './decimal.js';
 import { badRequest } from './errors.js';
@@ -15,10 +18,39 @@ import { badRequest } from './errors.js';
 export async function parseJsonBody(request: object, body: Buffer): Promise<unknown> {
   if (body.length === 0) return undefined;
   const text = utf8Text(body);
-  canonicalBodies.set(request, checkJsonBody(text));
+  (request as WithCanonicalBody)[CANONICAL_BODY] = checkJsonBody(text);
+  if (readsBodyAsText(request) && !NEEDS_OBJECT.test(text)) return undefined;
   if (!needsReviver(text)) return JSON.parse(text) as unknown;
   return JSON.parse(text, reviveBody as Parameters<typeof JSON.parse>[1]) as unknown;
 }
+
+/** The key in a route's Fastify config (`request.routeOptions.config`) saying it reads its body as text. */
+const BODY_AS_TEXT = 'jsonBodyAsText';
+
+/**
+ * The route reads its JSON body only as text (`canonicalBodyOf`), as the echo does: the parser checks it and
+ * keeps its compact text as for every route (invalid JSON and duplicate keys are still a 400), but builds no
+ * object that nothing would read (`request.body` stays undefined), unless the body may hold what
+ * something else reads or refuses in it: `access_token` (the bearer strategy takes a token from the body)
+ * or a prototype key (refused in every body). `JSON.parse` and its checks were 9 % of the bearer echo's CPU
+ * (bench/README.md, "Issue 15, fourth session: the bearer echo").
+ */
+export function JsonBodyAsText(): MethodDecorator {
+  return (_target: object, _key: string | symbol, descriptor: PropertyDescriptor): void => {
+    const method = descriptor.value as object;
+    const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) as object | undefined;
+    RouteConfig({ ...config, [BODY_AS_TEXT]: true })(method, '', { value: method });
+  };
+}
+
+/** Whether the route `request` is answered by is @JsonBodyAsText(). */
+function readsBodyAsText(request: object): boolean {
+  const route = (request as { routeOptions?: { config?: Record<string, unknown> } }).routeOptions;
+  return route?.config?.[BODY_AS_TEXT] === true;
+}
+
+/** What the body must be parsed for on a @JsonBodyAsText() route; escapes may spell either word. */
+const NEEDS_OBJECT = /access_token|__proto__|constructor|prototype|\\u/;
 
 /** What may spell a prototype key, escapes included. */
 const SUSPECT_KEY = /__proto__|constructor|prototype|\\u/;
@@ -71,15 +103,29 @@ function keepsText(literal: string): boolean {
   return keepNumberText(value, literal) !== value;
 }
 
-/** The compact (canonical) text of each request's JSON body, as the parser's check made it. */
-const canonicalBodies = new WeakMap<object, string>();
+/**
+ * The request's field holding the compact (canonical) text of its JSON body, as the parser's check made it.
+ * A field declared on Fastify's requests (`declareCanonicalBody`), not a WeakMap: a WeakMap entry for every
+ * request cost 3 to 4 µs of CPU in-process (its ephemeron table and the collector's work on it), about
+ * as much as canonicalising the body.
+ */
+const CANONICAL_BODY = Symbol('canonicalJsonBody');
+
+interface WithCanonicalBody {
+  [CANONICAL_BODY]?: string | null;
+}
+
+/** Declares the field on Fastify's requests, so that every request has it from the start (one shape). */
+export function declareCanonicalBody(fastify: FastifyInstance): void {
+  fastify.decorateRequest(CANONICAL_BODY, null);
+}
 
 /**
  * The request's JSON body as compact (canonical) text, keys in the order sent: what the parser's check
  * made, so that a route answering the body as sent does not go over it again. '{}' when there was none.
  */
 export function canonicalBodyOf(request: object): string {
-  return canonicalBodies.get(request) ?? '{}';
+  return (request as WithCanonicalBody)[CANONICAL_BODY] ?? '{}';
 }
 
 /**
@@ -87,7 +133,7 @@ export function canonicalBodyOf(request: object): string {
  * received); undefined when the parser did not run (no body, or not JSON). The signature check reuses it.
  */
 export function parsedCanonicalBody(request: object): string | undefined {
-  return canonicalBodies.get(request);
+  return (request as WithCanonicalBody)[CANONICAL_BODY] ?? undefined;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

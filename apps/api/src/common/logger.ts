@@ -3,13 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-import {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { createServiceLogger } from '@svc/runtime';
 import type { Bindings, ChildLoggerOptions, DestinationStream, LevelWithSilentOrString, Logger } from 'pino';
 
@@ -30,12 +24,9 @@ export function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** Returns the request id to the caller as X-Request-Id, on every answer. */
-export function echoRequestId(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
+/** Returns the request id to the caller as X-Request-Id, on every answer (common/request-hooks.ts). */
+export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header(REQUEST_ID_HEADER, request.id);
 }
 
 /**

@@ -31,6 +31,13 @@ export interface LiveToken {
 
 class TtlCache<V> {
   private readonly entries = new Map<string, { value: V | null; until: number }>();
+  /**
+   * Loads under way: the requests that miss while a key loads wait for that load rather than each querying
+   * (at every expiry, every connection of a busy client missed at once: 8 µs of TypeORM per bearer echo).
+   */
+  private readonly loading = new Map<string, Promise<V | null>>();
+  /** Bumped by `clear`: a load begun before it must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -41,15 +48,32 @@ class TtlCache<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const loaded = this.load(key, load, now);
+    this.loading.set(key, loaded);
+    const done = () => {
+      if (this.loading.get(key) === loaded) this.loading.delete(key);
+    };
+    loaded.then(done, done);
+    return loaded;
+  }
+
+  private async load(key: string, load: () => Promise<V | null>, now: number): Promise<V | null> {
+    const generation = this.generation;
     const value = await load();
-    // Bounded: unknown keys are cached too, so a flood of made-up keys must not grow the map forever.
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { value, until: now + this.ttlMs });
+    if (generation === this.generation) {
+      // Bounded: unknown keys are cached too, so a flood of made-up keys must not grow the map forever.
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, { value, until: now + this.ttlMs });
+    }
     return value;
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
+    this.loading.clear();
   }
 }
 

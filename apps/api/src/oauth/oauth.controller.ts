@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthClientAuth, RequireScope } from '../auth/decorators.js';
 import { badRequest } from '../common/errors.js';
 import { RawResponse } from '../common/envelope.js';
-import { canonicalBodyOf } from '../common/json-body.js';
+import { canonicalBodyOf, JsonBodyAsText } from '../common/json-body.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
 import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
@@ -64,6 +64,7 @@ export class OAuthController {
   @Post('test')
   @HttpCode(200)
   @RawResponse()
+  @JsonBodyAsText()
   @RequireScope('BASE_MODULE:WRITE')
   test(@Req() request: RawBodyRequest<FastifyRequest>, @Res({ passthrough: true }) reply: FastifyReply) {
     const data = canonicalBodyOf(request);

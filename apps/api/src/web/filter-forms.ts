@@ -1,15 +1,11 @@
 // A filter form (method GET) sends its empty fields too (`?q=&userStatus=`): in a web area an empty query
 // value means "any", so it is dropped before the query is validated, as if the field had not been sent.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
-import { webAreaOf } from './web-areas.js';
-
-export function dropEmptyQueryValues(fastify: FastifyInstance): void {
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    const query = request.query;
-    if (query && typeof query === 'object' && webAreaOf(request.url)) {
-      request.query = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
-    }
-    done();
-  });
+/** For a request in a web area (web/web-security.ts, `webAreaRequest`), before anything reads its query. */
+export function dropEmptyQueryValues(request: FastifyRequest): void {
+  const query = request.query;
+  if (query && typeof query === 'object') {
+    request.query = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+  }
 }
