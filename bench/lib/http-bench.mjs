@@ -31,6 +31,7 @@ export async function startServer(candidate, { url, env, cpuProfDir, script = 'a
   child.removeAllListeners('exit');
   return {
     port,
+    pid: child.pid,
     /** The child's CPU time so far, in microseconds. */
     cpu: () =>
       new Promise((resolve) => {

@@ -26,11 +26,10 @@ export async function query<T = unknown>(
   statement: string | Statement,
   values: readonly unknown[] = [],
 ): Promise<T[]> {
-  const text = typeof statement === 'string' ? { text: statement } : statement;
   const runner = 'createQueryRunner' in on ? undefined : 'connect' in on ? on : on.queryRunner;
   if (runner) {
     const client = (await runner.connect()) as PoolClient;
-    return (await client.query({ ...text, values: [...values] })).rows as T[];
+    return (await send(client, statement, values)).rows as T[];
   }
   const client = await poolOf('createQueryRunner' in on ? on : on.dataSource).connect();
   // As TypeORM's runner does: a connection lost while taken emits 'error' (unheard, it would end the
@@ -39,11 +38,20 @@ export async function query<T = unknown>(
   const onError = (error: Error) => (lost = error);
   client.on('error', onError);
   try {
-    return (await client.query({ ...text, values: [...values] })).rows as T[];
+    return (await send(client, statement, values)).rows as T[];
   } finally {
     client.removeListener('error', onError);
     client.release(lost);
   }
+}
+
+/**
+ * The statement on `client`: a plain one as text and values, which pg takes as they are (a config object
+ * it copies property by property, descriptors and all, before every statement); pg reads the values only.
+ */
+function send(client: PoolClient, statement: string | Statement, values: readonly unknown[]) {
+  if (typeof statement === 'string') return client.query(statement, values as unknown[]);
+  return client.query({ text: statement.text, name: statement.name, values: values as unknown[] });
 }
 
 /** The pg pool TypeORM's PostgreSQL driver keeps (`master`: no replication is configured). */

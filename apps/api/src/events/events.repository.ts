@@ -1,9 +1,19 @@
 // The outbox: every write of the events table, always inside the caller's transaction, with the NOTIFY that
 // wakes the webhooks worker and the event streams. The events table is the worker's queue (a new PENDING
 // event is due at once); only a redelivery is a pg-boss job. Plain SQL: an event is written by every change
-// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api).
+// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api),
+// sent on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper (its logger
+// call, four subscriber broadcasts and result object per statement).
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENTS_CHANNEL, Event, QUEUES, bossDb, eventsNotification, type WebhookDeliveryJob } from '@svc/db';
+import {
+  EVENTS_CHANNEL,
+  Event,
+  QUEUES,
+  bossDb,
+  eventsNotification,
+  query,
+  type WebhookDeliveryJob,
+} from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
 import type { EntityManager, QueryRunner } from 'typeorm';
@@ -28,8 +38,8 @@ export class EventsRepository {
    * (docs/decisions.md, "Events: the log and the stream").
    */
   async insert(manager: EntityManager, id: string, event: NewEvent): Promise<void> {
-    const runner = transactionOf(manager);
-    await runner.query(
+    await query(
+      transactionOf(manager),
       `WITH inserted AS (
          INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
        SELECT pg_notify($6, org_id::text) FROM inserted`,
@@ -43,15 +53,16 @@ export class EventsRepository {
    */
   async insertForActiveEndpoints(manager: EntityManager, entity: EntityName, data: object): Promise<number> {
     const runner = transactionOf(manager);
-    const rows = (await runner.query(
+    const rows = await query<{ org_id: number }>(
+      runner,
       `INSERT INTO events (id, org_id, entity, data)
        SELECT gen_random_uuid(), org_id, $1, $2::json FROM webhook_endpoints WHERE status = 'ACTIVE'
        ORDER BY org_id
        RETURNING org_id`,
       [entity, JSON.stringify(data)],
-    )) as { org_id: number }[];
+    );
     if (rows.length > 0) {
-      await runner.query('SELECT pg_notify($1, $2)', [
+      await query(runner, 'SELECT pg_notify($1, $2)', [
         EVENTS_CHANNEL,
         eventsNotification(rows.map((row) => row.org_id)),
       ]);
