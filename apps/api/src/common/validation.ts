@@ -1,13 +1,6 @@
 // Request validation with class-validator: unknown fields are refused, and every message names the field
 // and the rule (docs/api-guide.md#errors).
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import {
-  type ClassTransformOptions,
-  instanceToPlain,
-  plainToInstance,
-  TransformationType,
-} from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidateIf } from 'class-validator';
 
 import { badRequest } from './errors.js';
@@ -38,7 +31,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     // Types are the DTO's own business: no silent "1" -> 1 conversion of JSON bodies.
     transformOptions: { enableImplicitConversion: false },
-    transformerPackage: { plainToInstance: plainToDto, classToPlain: instanceToPlain },
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => badRequest(validationMessages(errors).join('; ')),
   });
@@ -100,86 +92,4 @@ function memoiseRuleLookups(storage: MetadataStorage = getMetadataStorage()): vo
       add(argument);
     };
   }
-}
-
-type Dto = new () => Record<string, unknown>;
-
-/** Whether each DTO class is one {@link plainToDto} builds itself. */
-const plainDtos = new WeakMap<Dto, { readonly plain: boolean }>();
-
-/**
- * class-transformer's plainToInstance for the ValidationPipe, the library's own work done directly where it
- * is plain: a JSON object whose values are all strings, numbers, booleans or null, for a class without
- * class-transformer rules but @Transform (no @Type, @Expose or @Exclude, on it or a parent class). That is
- * what it then does, step by step: a new instance, each key of the body in its order copied (but
- * `__proto__`, `constructor`, and what the class has as a method or read-only accessor), each @Transform of
- * the key applied to the value as it would apply it. Everything else (nested objects, arrays, other classes)
- * goes to class-transformer, which looks up four kinds of rule per key, through the class's parents (the
- * pipe's time on the signed write's body 12 -> 7.5 µs, on the order's 24 -> 18 µs in a micro-benchmark,
- * bench/README.md, "Issue 15, fourth session"). Its options reach a @Transform as given (without the
- * library's defaults merged in: no transform of ours reads them). Nest's ValidationPipe keeps the
- * transformer of the last pipe made for every pipe: the api makes this one only.
- */
-export function plainToDto<T>(metatype: new () => T, value: unknown, options?: ClassTransformOptions): T {
-  const dto = metatype as unknown as Dto;
-  if (!isFlatRecord(value) || !transformsOnly(dto)) {
-    return plainToInstance(metatype, value, options);
-  }
-  const instance = new dto();
-  const prototype = dto.prototype as object;
-  const all = { ...options };
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__' || key === 'constructor') continue;
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
-    if ((descriptor && !descriptor.set) || instance[key] instanceof Function) continue;
-    let result = value[key];
-    for (const transform of defaultMetadataStorage.findTransformMetadatas(
-      dto,
-      key,
-      TransformationType.PLAIN_TO_CLASS,
-    )) {
-      if (transform.options.groups?.length) continue;
-      result = transform.transformFn({
-        value: result,
-        key,
-        obj: value,
-        type: TransformationType.PLAIN_TO_CLASS,
-        options: all,
-      });
-    }
-    instance[key] = result;
-  }
-  return instance as T;
-}
-
-/** A JSON object whose values are all strings, numbers, booleans or null. */
-function isFlatRecord(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  // A plain object of any realm (the tests' too): its prototype, if any, is the root of its chain.
-  const prototype = Object.getPrototypeOf(value) as object | null;
-  if (prototype !== null && Object.getPrototypeOf(prototype) !== null) return false;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    if (typeof field === 'object' && field !== null) return false;
-    if (typeof field === 'function' || typeof field === 'undefined' || typeof field === 'symbol')
-      return false;
-  }
-  return true;
-}
-
-/** Whether class-transformer holds no rule but @Transform for `dto` and its parent classes. */
-function transformsOnly(dto: Dto): boolean {
-  let known = plainDtos.get(dto);
-  if (!known) {
-    const storage = defaultMetadataStorage as unknown as Record<string, unknown>;
-    const others = ['_typeMetadatas', '_exposeMetadatas', '_excludeMetadatas'].map((name) => storage[name]);
-    let plain = others.every((rules) => rules instanceof Map);
-    for (let type: unknown = dto; plain && typeof type === 'function' && type !== Function.prototype;) {
-      if (others.some((rules) => (rules as Map<unknown, unknown>).has(type))) plain = false;
-      type = Object.getPrototypeOf(type);
-    }
-    known = { plain };
-    plainDtos.set(dto, known);
-  }
-  return known.plain;
 }
