@@ -37,10 +37,27 @@ export function CredentialTables(props: {
   const { revokeBase, csrf } = props;
   const Heading = props.heading;
   const tail = ['Last used', 'Created', 'State', ...(revokeBase === null ? [] : ['Action'])];
-  const revoke = (path: string, what: string, revokedAt: string | null) =>
-    revokeBase === null ? null : (
-      <td>{!revokedAt && <Revoke csrf={csrf} action={`${revokeBase}/${path}/revoke`} what={what} />}</td>
-    );
+  /** The cells every row ends with, under `tail`: last use, creation, state, and the revoke form. */
+  const tailCells = (credential: ApiKeyView | OAuthClientView, path: string, what: string) => (
+    <>
+      <td>
+        <Time iso={credential.lastUsedAt} />
+      </td>
+      <td>
+        <Time iso={credential.createdAt} />
+      </td>
+      <td>
+        <State revokedAt={credential.revokedAt} />
+      </td>
+      {revokeBase !== null && (
+        <td>
+          {!credential.revokedAt && (
+            <Revoke csrf={csrf} action={`${revokeBase}/${path}/revoke`} what={what} />
+          )}
+        </td>
+      )}
+    </>
+  );
   return (
     <>
       <Heading>API keys</Heading>
@@ -56,16 +73,7 @@ export function CredentialTables(props: {
               <code>{key.apiKey}</code>
             </td>
             <td>{key.label}</td>
-            <td>
-              <Time iso={key.lastUsedAt} />
-            </td>
-            <td>
-              <Time iso={key.createdAt} />
-            </td>
-            <td>
-              <State revokedAt={key.revokedAt} />
-            </td>
-            {revoke(`api-keys/${key.id}`, `API key ${key.apiKey}`, key.revokedAt)}
+            {tailCells(key, `api-keys/${key.id}`, `API key ${key.apiKey}`)}
           </tr>
         ))}
       </Table>
@@ -83,16 +91,7 @@ export function CredentialTables(props: {
             </td>
             <td>{client.label}</td>
             <td class="wrap">{client.scopes.join(' ')}</td>
-            <td>
-              <Time iso={client.lastUsedAt} />
-            </td>
-            <td>
-              <Time iso={client.createdAt} />
-            </td>
-            <td>
-              <State revokedAt={client.revokedAt} />
-            </td>
-            {revoke(`oauth-clients/${client.id}`, `OAuth client ${client.clientId}`, client.revokedAt)}
+            {tailCells(client, `oauth-clients/${client.id}`, `OAuth client ${client.clientId}`)}
           </tr>
         ))}
       </Table>
