@@ -1,8 +1,9 @@
-// The events table as the delivery queue (docs/decisions.md, "Webhooks: the events table as the queue"). Each of the worker's fetchers takes a batch of due PENDING events with
-// `FOR UPDATE SKIP LOCKED` (the partial index events_due), makes their attempts, and writes the outcomes in
-// the same transaction: DELIVERED, or the next attempt's time (backoff, a receiver's Retry-After, a busy
-// endpoint), or FAILED. The row lock is the lease: a process that dies mid-batch loses its connection,
-// PostgreSQL rolls its transaction back, and the events are due again at once for the other fetchers.
+// The events table as the delivery queue (docs/decisions.md, "Webhooks: the events table as the queue").
+// Each of the worker's fetchers takes a batch of due PENDING events with `FOR UPDATE SKIP LOCKED` (the
+// partial index events_due), makes their attempts, and writes the outcomes in the same transaction:
+// DELIVERED, or the next attempt's time (backoff, a receiver's Retry-After, a busy endpoint), or FAILED.
+// The row lock is the lease: a process that dies mid-batch loses its connection, PostgreSQL rolls its
+// transaction back, and the events are due again at once for the other fetchers.
 // Wake-ups: the NOTIFY the api's insert of events already sends (EVENTS_CHANNEL) wakes one idle fetcher.
 import { EVENTS_CHANNEL, query, transaction, type Statement } from '@svc/db';
 import type { PgBoss } from 'pg-boss';

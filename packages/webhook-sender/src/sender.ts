@@ -182,7 +182,7 @@ export class WebhookSender {
     // One timer per attempt: until the status line it aborts the request; then, refreshed, it bounds the
     // read of the answer's excerpt.
     const controller = new AbortController();
-    let body: AnswerBody | undefined;
+    let body: Readable | undefined;
     const timer = setTimeout(() => (body ? body.destroy() : controller.abort()), this.timeoutMs);
     try {
       // An IP literal never reaches the lookup below, so it is vetted here.
@@ -260,14 +260,11 @@ export class WebhookSender {
   };
 }
 
-/** An answer's body as undici hands it over: a readable stream. */
-type AnswerBody = Readable;
-
 /**
  * Reads at most `limit` bytes of a body, then drops the rest; the attempt's timer destroys a body that is
  * too slow. Events rather than `for await`: its iterator cost more than the rest of reading an empty answer.
  */
-function readExcerpt(body: AnswerBody, limit: number): Promise<string> {
+function readExcerpt(body: Readable, limit: number): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
