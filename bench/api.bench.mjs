@@ -34,7 +34,7 @@ import {
   startServer as startServerProcess,
 } from './lib/http-bench.mjs';
 import { CHECK_USER, checkOrderEquivalence } from './lib/order-equivalence.mjs';
-import { seed, signedHeaders } from './lib/seed.mjs';
+import { seed, signedPost } from './lib/seed.mjs';
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -187,28 +187,6 @@ function signedOrder(server) {
     const symbol = n % 4 < 2 ? 'BTC_EUR' : 'ETH_EUR';
     return `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"${symbol}","side":"BUY","type":"MARKET",${amount}}`;
   });
-}
-
-/**
- * POST `path` with the body `nextBody()` makes, signed afresh for every request in autocannon's
- * setupRequest (new timestamp and HMAC: replays are refused), the same cost for every candidate.
- */
-function signedPost({ port, credentials }, path, nextBody) {
-  return {
-    port,
-    requests: [
-      {
-        method: 'POST',
-        path,
-        setupRequest(request) {
-          const body = nextBody();
-          request.body = body;
-          request.headers = { ...request.headers, ...signedHeaders(credentials, path, body) };
-          return request;
-        },
-      },
-    ],
-  };
 }
 
 /** `sql` on the candidates' databases (pg_stat_statements is one view for the whole cluster). */

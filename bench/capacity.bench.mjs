@@ -24,7 +24,7 @@ import { startEmbeddedPostgres } from '@svc/db/dev';
 import autocannon from 'autocannon';
 
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
-import { seed, signedHeaders } from './lib/seed.mjs';
+import { seed, signedPost } from './lib/seed.mjs';
 import { startServer } from './lib/http-bench.mjs';
 import { cpuSeconds, statFields } from './lib/proc-cpu.mjs';
 
@@ -230,19 +230,10 @@ async function offer(apis, credentials, { rate, connections, seconds }) {
       connections: connections ?? Math.max(2, Math.ceil(rate / 50)),
       ...(rate ? { overallRate: rate / apis.length } : {}),
       duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          path: ORDER_PATH,
-          setupRequest(request) {
-            const user = `trader-${(n++ % USERS) + 1}`;
-            const body = `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"BTC_EUR","side":"BUY","type":"MARKET","quantity":0.00123456}`;
-            request.body = body;
-            request.headers = { ...request.headers, ...signedHeaders(credentials, ORDER_PATH, body) };
-            return request;
-          },
-        },
-      ],
+      requests: signedPost({ port: api.port, credentials }, ORDER_PATH, () => {
+        const user = `trader-${(n++ % USERS) + 1}`;
+        return `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"BTC_EUR","side":"BUY","type":"MARKET","quantity":0.00123456}`;
+      }).requests,
     });
     instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
     return instance;

@@ -87,7 +87,7 @@ function decryptSecret(masterKey, sealed) {
 }
 
 /**
- * The bearer check of the reference (and of the layers of bench/bearer-layers.bench.mjs): SHA-256 of the
+ * The bearer check of the reference (and of the layers of bench/layers.bench.mjs): SHA-256 of the
  * token, its oauth_tokens row joined to a live client behind the api's 0.5 s cache, expiry, the scope.
  * Answers `(authorization, required) => principal`, throwing an HttpError as the api would answer.
  */
@@ -133,17 +133,14 @@ export function bearerCheck(pool) {
   };
 }
 
-/** An event row and its NOTIFY (the worker and the event streams), in one statement as the api sends it. */
-const EVENT_INSERT = `WITH inserted AS (
-    INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
-  SELECT pg_notify($6, org_id::text) FROM inserted`;
-
 /**
- * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
- * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
+ * The API key signature check of the reference (and of the signed layers of bench/layers.bench.mjs), as
+ * HmacStrategy does it: the headers read, the key row and its decrypted secret behind the api's 0.5 s
+ * cache, the signature verified over the raw body, then claimed in used_signatures. `config` is the api's
+ * (masterKey, signatureWindow). Answers `(request, body) => principal`, throwing an HttpError as the api
+ * would answer.
  */
-export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
+export function signedCheck(pool, config) {
   const apiKeys = new TtlCache();
 
   const findApiKey = (key) =>
@@ -171,8 +168,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     return rowCount === 1;
   }
 
-  /** API key + signature, as HmacStrategy does. */
-  async function signedCaller(request, body) {
+  return async function signedCaller(request, body) {
     const headers = readRequestAuthHeaders(request.headers);
     if (!headers.ok) throw new HttpError(401, `Unauthorized: ${headers.message}`);
     const key = await findApiKey(headers.apiKey);
@@ -191,7 +187,74 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       throw new HttpError(401, 'Unauthorized: this signature was already used: sign each request afresh');
     }
     return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
+  };
+}
+
+/** An event row and its NOTIFY (the worker and the event streams), in one statement as the api sends it. */
+const EVENT_INSERT = `WITH inserted AS (
+    INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
+  SELECT pg_notify($6, org_id::text) FROM inserted`;
+
+/** `run(sql, values) => rows` on a pg client or pool. */
+export const rowsOf = (client) => async (sql, values) => (await client.query(sql, values)).rows;
+
+/** CreateUserDto with the api's whitelist + forbidNonWhitelisted validation. */
+export function userInput(body) {
+  const { input, problems } = parseFields(body, USER_FIELDS);
+  if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
+    problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
   }
+  if (typeof input.kyc !== 'boolean') problems.push('kyc must be a boolean value');
+  if (typeof input.tnc !== 'boolean') problems.push('tnc must be a boolean value');
+  if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
+  return input;
+}
+
+/**
+ * The user row and its event with its NOTIFY, as UsersService writes them, through `run(sql, values) =>
+ * rows` inside the caller's transaction; answers the user's record.
+ */
+export async function insertUser(run, orgId, input) {
+  const userStatus = input.kyc ? 'ACTIVE' : 'PENDING';
+  const kycState = input.kyc ? 'KYC_COMPLETED' : 'NONE';
+  const [stored] = await run(
+    'INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state) ' +
+      'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at, updated_at',
+    [orgId, input.orgUserId, input.kyc, input.tnc, userStatus, 'CONSUMER', kycState],
+  );
+  const record = {
+    orgUserId: input.orgUserId,
+    orgId,
+    kyc: input.kyc,
+    tnc: input.tnc,
+    userStatus,
+    userType: 'CONSUMER',
+  };
+  await run(EVENT_INSERT, [randomUUID(), orgId, 'Users', null, record, EVENTS_CHANNEL]);
+  return {
+    ...record,
+    kycState,
+    createdAt: stored.created_at.toISOString(),
+    updatedAt: stored.updated_at.toISOString(),
+  };
+}
+
+/** A second user with the same orgUserId as the api answers it; any other error as it is. */
+export function userConflict(error, input) {
+  if (error?.code !== '23505') return error;
+  return new HttpError(
+    409,
+    `Conflict: a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`,
+  );
+}
+
+/**
+ * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
+ * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
+ */
+export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'bench-bare' });
+  const signedCaller = signedCheck(pool, config);
 
   /** A bearer token, as BearerStrategy and the guard's scope check do. */
   const bearerCaller = bearerCheck(pool);
@@ -207,42 +270,15 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
   }
 
   async function createUser(orgId, input) {
-    const userStatus = input.kyc ? 'ACTIVE' : 'PENDING';
-    const kycState = input.kyc ? 'KYC_COMPLETED' : 'NONE';
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query(
-        'INSERT INTO users (org_id, org_user_id, kyc, tnc, user_status, user_type, kyc_state) ' +
-          'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at, updated_at',
-        [orgId, input.orgUserId, input.kyc, input.tnc, userStatus, 'CONSUMER', kycState],
-      );
-      const record = {
-        orgUserId: input.orgUserId,
-        orgId,
-        kyc: input.kyc,
-        tnc: input.tnc,
-        userStatus,
-        userType: 'CONSUMER',
-      };
-      const eventId = randomUUID();
-      await client.query(EVENT_INSERT, [eventId, orgId, 'Users', null, record, EVENTS_CHANNEL]);
+      const user = await insertUser(rowsOf(client), orgId, input);
       await client.query('COMMIT');
-      return {
-        ...record,
-        kycState,
-        createdAt: rows[0].created_at.toISOString(),
-        updatedAt: rows[0].updated_at.toISOString(),
-      };
+      return user;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      if (error.code === '23505') {
-        throw new HttpError(
-          409,
-          `Conflict: a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`,
-        );
-      }
-      throw error;
+      throw userConflict(error, input);
     } finally {
       client.release();
     }
@@ -314,18 +350,6 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
       amountField: input.quantity == null ? 'quoteQuantity' : 'quantity',
       amount: String(input.quantity ?? input.quoteQuantity),
     };
-  }
-
-  /** CreateUserDto with the api's whitelist + forbidNonWhitelisted validation. */
-  function userInput(body) {
-    const { input, problems } = parseFields(body, USER_FIELDS);
-    if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
-      problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
-    }
-    if (typeof input.kyc !== 'boolean') problems.push('kyc must be a boolean value');
-    if (typeof input.tnc !== 'boolean') problems.push('tnc must be a boolean value');
-    if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
-    return input;
   }
 
   async function handle(request, body) {

@@ -40,6 +40,28 @@ export function signedHeaders(credentials, path, body) {
 }
 
 /**
+ * POST `path` with the body `nextBody()` makes, signed afresh for every request in autocannon's
+ * setupRequest (new timestamp and HMAC: replays are refused), the same cost for every candidate.
+ */
+export function signedPost({ port, credentials }, path, nextBody) {
+  return {
+    port,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest(request) {
+          const body = nextBody();
+          request.body = body;
+          request.headers = { ...request.headers, ...signedHeaders(credentials, path, body) };
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+/**
  * An organisation with an API key, an OAuth client and a bearer token, the prices and policy above, and
  * the users `userIds` (ACTIVE, kyc and tnc). Answers the credentials.
  */
