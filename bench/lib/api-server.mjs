@@ -1,7 +1,8 @@
 // One candidate of the api benchmarks, run as a child process so that the load generator (autocannon, in
 // the parent) never shares an event loop with the server it measures:
-//   node lib/api-server.mjs api|api@<folder>|bare|fastify|nest|nest-passport
-// (the last three: the framework layers of bench/bearer-layers.bench.mjs, lib/bearer-layers.mjs)
+//   node lib/api-server.mjs api|api@<folder>|bare|<layer>
+// (a layer: one of the framework layers of bench/layers.bench.mjs, lib/layers.mjs, for the route in
+// BENCH_ROUTE)
 // with DATABASE_URL (migrations are applied at start, as `npm start` does), MASTER_KEY, ADMIN_TOKEN and
 // LOG_LEVEL in the environment. Over IPC it tells the parent its port, answers 'cpu' with its CPU time so
 // far, and on 'stop' closes the server, the queue and the pool, then exits (so a --cpu-prof profile is
@@ -43,14 +44,14 @@ if (candidate === 'bare') {
     await dataSource.destroy();
   };
   report(app.getHttpServer().address().port);
-} else if (['fastify', 'nest', 'nest-passport'].includes(candidate)) {
+} else if (candidate === 'fastify' || candidate.startsWith('nest')) {
   // Loaded only here: the other candidates' processes carry no framework they do not use.
-  const { startLayer } = await import('./bearer-layers.mjs');
-  const layer = await startLayer(candidate, { url });
+  const { startLayer } = await import('./layers.mjs');
+  const layer = await startLayer(candidate, process.env.BENCH_ROUTE ?? 'bearer echo', { url, config });
   stop = () => layer.close();
   report(layer.port);
 } else {
-  throw new Error(`unknown candidate ${candidate}: api or bare`);
+  throw new Error(`unknown candidate ${candidate}: api, bare or a layer of lib/layers.mjs`);
 }
 
 function report(port) {
