@@ -1,5 +1,9 @@
 // Receivers that ask for time: a 429 or 503 with Retry-After pauses that endpoint (every event of it, no
 // other endpoint), within the delivery window and the retry count; real receivers on loopback.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { TestReceiver, type Answer } from '@svc/webhook-sender/testing';
 
 import { WorkerFixture } from './support/worker-fixture.js';
@@ -151,15 +155,21 @@ describe('Retry-After (retries after 50, 100, 150 ms otherwise)', () => {
 
 describe('Retry-After against the 24-hour window (configured as 3 s) and the cap', () => {
   let fixture: WorkerFixture;
+  // The failed events' e-mails go to an outbox of the test's own, removed with it.
+  let outbox: string;
   beforeAll(async () => {
+    outbox = mkdtempSync(join(tmpdir(), 'svc-outbox-'));
     fixture = await WorkerFixture.start({
       WEBHOOK_WINDOW_MS: '3000',
       WEBHOOK_RETRY_DELAYS_MS: '1000,1000,1000',
       WEBHOOK_RETRY_JITTER: '0',
-      OUTBOX_DIR: '/tmp',
+      OUTBOX_DIR: outbox,
     });
   });
-  afterAll(() => fixture.close());
+  afterAll(async () => {
+    await fixture.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
 
   it('a Retry-After past the window fails the event at once, without waiting for the window', async () => {
     const asking = await askingReceiver({ status: 429, headers: { 'retry-after': '3600' } });

@@ -1,6 +1,6 @@
 // The worker's limits: the delivery window (configured short rather than waited for), the outbox when
 // no SMTP is configured, the address rules at every delivery, and a graceful stop.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +23,10 @@ describe('the delivery window and the outbox', () => {
       OUTBOX_DIR: outbox,
     });
   });
-  afterAll(() => fixture.close());
+  afterAll(async () => {
+    await fixture.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
 
   it('makes no attempt after createdAt + window: FAILED, and without SMTP the e-mail goes to the outbox', async () => {
     const receiver = await TestReceiver.start(SECRET, () => ({ status: 500 }));
