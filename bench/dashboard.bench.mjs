@@ -11,7 +11,6 @@
 // list (users, orders, API keys, events) under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
 // BENCH_EXPLAIN=1 (prints EXPLAIN ANALYZE of the dashboard's heavier statements before timing).
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import pg from 'pg';
 
 import { explain } from './lib/dashboard-explain.mjs';
 import { orgUserIdOf, seedVolumes } from './lib/dashboard-seed.mjs';
+import { apiEnv } from './lib/http-bench.mjs';
 import { call, seed } from './lib/seed.mjs';
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
 
@@ -32,12 +32,7 @@ const OTHER_VOLUMES = { users: 2_000 * SCALE, orders: 20_000 * SCALE, events: 20
 const PAGE_TARGET_MS = 1000;
 const LIST_TARGET_MS = 300;
 
-const env = {
-  NODE_ENV: 'production',
-  MASTER_KEY: randomBytes(32).toString('base64'),
-  ADMIN_TOKEN: randomBytes(24).toString('hex'),
-  LOG_LEVEL: 'warn',
-};
+const env = apiEnv();
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-dashboard-bench-'));
 const postgres = await startEmbeddedPostgres({ dir, persistent: false });

@@ -12,7 +12,7 @@
 // Run: npm run bench (or, after a build, node bench/events.bench.mjs). Target: p99 <= 50 ms at 500/s with
 // 20 streams. Knobs: BENCH_RATE (500), BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_ORGS (10),
 // BENCH_STREAMS_PER_ORG (2), BENCH_PRODUCERS (8).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ import { signedRequestHeaders } from '@svc/protocol';
 import pg from 'pg';
 
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
-import { startServer } from './lib/http-bench.mjs';
+import { apiEnv, startServer } from './lib/http-bench.mjs';
 import { call } from './lib/seed.mjs';
 
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -43,13 +43,7 @@ const DATA = (orgId, n) =>
     userType: 'CONSUMER',
   });
 
-const env = {
-  NODE_ENV: 'production',
-  MASTER_KEY: randomBytes(32).toString('base64'),
-  ADMIN_TOKEN: randomBytes(24).toString('hex'),
-  LOG_LEVEL: 'warn',
-  EVENT_STREAMS_PER_ORG: String(STREAMS_PER_ORG + 1),
-};
+const env = apiEnv({ EVENT_STREAMS_PER_ORG: String(STREAMS_PER_ORG + 1) });
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-events-bench-'));
 const postgres = await startEmbeddedPostgres({ dir, persistent: false });

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 
 import { startEmbeddedPostgres } from '@svc/db/dev';
 
-import { ECHO_BODY, measuredLoad, median, startServer } from './lib/http-bench.mjs';
+import { apiEnv, ECHO_BODY, measuredLoad, median, startServer } from './lib/http-bench.mjs';
 import { ROUTE_LAYERS } from './lib/layers.mjs';
 import { seed, signedHeaders, signedPost } from './lib/seed.mjs';
 import { bootstrapOperator } from '../scripts/bootstrap-operator.mjs';
@@ -101,14 +101,7 @@ const ROUTES = {
 };
 const route = ROUTES[ROUTE];
 
-const env = {
-  NODE_ENV: 'production',
-  MASTER_KEY: randomBytes(32).toString('base64'),
-  ADMIN_TOKEN: randomBytes(24).toString('hex'),
-  OPERATOR_STEP_UP_MINUTES: '60',
-  LOG_LEVEL,
-  BENCH_ROUTE: ROUTE,
-};
+const env = apiEnv({ LOG_LEVEL, BENCH_ROUTE: ROUTE });
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-layers-bench-'));
 const postgres = await startEmbeddedPostgres({ dir, persistent: false });

@@ -195,6 +195,22 @@ const EVENT_INSERT = `WITH inserted AS (
     INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
   SELECT pg_notify($6, org_id::text) FROM inserted`;
 
+/** `work(client)` in one transaction on a client of `pool`: committed when it resolves, rolled back when it throws. */
+export async function inTransaction(pool, work) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** `run(sql, values) => rows` on a pg client or pool. */
 export const rowsOf = (client) => async (sql, values) => (await client.query(sql, values)).rows;
 
@@ -270,17 +286,10 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
   }
 
   async function createUser(orgId, input) {
-    const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      const user = await insertUser(rowsOf(client), orgId, input);
-      await client.query('COMMIT');
-      return user;
+      return await inTransaction(pool, (client) => insertUser(rowsOf(client), orgId, input));
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
       throw userConflict(error, input);
-    } finally {
-      client.release();
     }
   }
 
@@ -292,9 +301,7 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
 
   /** One market order, filled at the operator price or rejected, with its event and job. */
   async function placeOrder(orgId, request) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(pool, async (client) => {
       const { record, missing } = await placeOrderIn(client, orgId, request);
       if (missing === 'user')
         throw new HttpError(404, `Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
@@ -309,14 +316,8 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
         JSON.stringify(record),
         EVENTS_CHANNEL,
       ]);
-      await client.query('COMMIT');
       return record;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** CreateOrderDto with the api's whitelist + forbidNonWhitelisted validation, then the request. */

@@ -2,6 +2,7 @@
 // autocannon load against it. autocannon runs in the parent: on 2 cores the load generator and the server
 // then never share an event loop, and every candidate faces the same load generator.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
 import autocannon from 'autocannon';
 
@@ -10,6 +11,22 @@ export const ECHO_BODY =
   '{"orgUserId":"user-1001","clientOrderId":"6f1c2b7e-3d4a-4c5b-9e8f-0a1b2c3d4001",' +
   '"symbol":"BTC_EUR","side":"BUY","type":"MARKET","quoteQuantity":55000.00,"price":55.50,' +
   '"metadata":{"10":"ten","2":"two","channel":"mobile-app","note":"weekly savings plan / auto-invest 2026"},"tags":["dca","retail"]}';
+
+/**
+ * The environment of an api candidate: production, a fresh master key and admin token, no line per request
+ * (LOG_LEVEL warn: the references write none), the bootstrap operator's step-up long enough for the
+ * seeding; `more` on top.
+ */
+export function apiEnv(more = {}) {
+  return {
+    NODE_ENV: 'production',
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    OPERATOR_STEP_UP_MINUTES: '60',
+    LOG_LEVEL: 'warn',
+    ...more,
+  };
+}
 
 /**
  * One candidate server (`node lib/<script> <candidate>`, lib/api-server.mjs unless said) in a child process

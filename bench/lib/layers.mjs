@@ -43,6 +43,7 @@ import {
   bearerCheck,
   checkJsonBody,
   HttpError,
+  inTransaction,
   insertUser,
   rowsOf,
   signedCheck,
@@ -125,20 +126,7 @@ function routeWork(route, { pool, config, transact }) {
 }
 
 /** A transaction on a client of the pg pool, the reference's own way. */
-const pgTransaction = (pool) => async (work) => {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(rowsOf(client));
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-};
+const pgTransaction = (pool) => (work) => inTransaction(pool, (client) => work(rowsOf(client)));
 
 /** A transaction on a TypeORM query runner of `dataSource`, as the api's services write theirs. */
 const typeormTransaction = (dataSource) => (work) =>
