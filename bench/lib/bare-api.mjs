@@ -17,7 +17,7 @@
 //   GET /api/v1/orders/{id}/ (bearer): the same token check (scope BASE_MODULE:READ), the order row of the
 //     caller's organisation, the order record (exact digits) in the envelope.
 // Errors answer the envelope with the api's statuses; the benchmark only drives the success paths.
-import { createDecipheriv, createHash, randomUUID } from 'node:crypto';
+import { createDecipheriv, hash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
 import { EVENTS_CHANNEL } from '@svc/db';
@@ -94,13 +94,13 @@ function decryptSecret(masterKey, sealed) {
 export function bearerCheck(pool) {
   const tokens = new TtlCache();
   const findToken = async (token) => {
-    const hash = createHash('sha256').update(token).digest('hex');
-    const live = await tokens.get(hash, async () => {
+    const digest = hash('sha256', token, 'hex');
+    const live = await tokens.get(digest, async () => {
       const { rows } = await pool.query(
         'SELECT t.id, t.org_id, t.scopes, t.expires_at FROM oauth_tokens t ' +
           'INNER JOIN oauth_clients c ON c.id = t.client_id AND c.revoked_at IS NULL ' +
           'WHERE t.token_hash = $1 AND t.revoked_at IS NULL LIMIT 1',
-        [hash],
+        [digest],
       );
       const row = rows[0];
       if (!row) return null;

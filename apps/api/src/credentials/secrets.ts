@@ -1,7 +1,7 @@
 // Credentials at rest (docs/decisions.md, "API"): API secrets encrypted (HMAC needs them in clear), OAuth client
 // secrets under a slow hash, access tokens under SHA-256 (they carry 256 random bits, so a fast hash is
 // enough and keeps the bearer check cheap).
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -48,11 +48,12 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return timingSafeEqual(actual, expected);
 }
 
+/** SHA-256 in hex, in one call (a Hash object per call costs about 0.6 µs more). */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Compares two secrets in constant time (over their SHA-256, so unequal lengths leak nothing either). */
 export function constantTimeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }
