@@ -12,6 +12,10 @@
 //     one transaction; layers as the echo's, then Nest's ValidationPipe with a class-validator DTO, then the
 //     transaction on a TypeORM query runner: the stack the api is built on, doing the reference's work.
 //     Target (issue 15): the api's CPU per request <= 1.2 times bare's, with req/s >= 0.9 of bare's.
+//   signed order  POST /api/v1/orders/ signed afresh for every request, the api bench's orders (BUYs over
+//     200 users, by quantity and by quoteQuantity, two pairs): the same check, the body validated as
+//     CreateOrderDto, the order's statements (lib/bare-orders.mjs) and its event in one transaction; the
+//     signed write's layers; the same target. How the orders ended is printed: all must fill.
 // One embedded PostgreSQL and one database, seeded through the api's HTTP surface (lib/seed.mjs); each
 // candidate a child process (lib/api-server.mjs), autocannon here; interleaved rounds, the order turning
 // each round; figures are medians.
@@ -20,12 +24,13 @@
 // candidate), BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, measured beside
 // it), BENCH_LAYERS=fastify,nest,... (only these framework layers, or `none`: bare, the api and the
 // BENCH_COMPARE builds always run; to compare builds of the api in less time).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startEmbeddedPostgres } from '@svc/db/dev';
+import pg from 'pg';
 
 import { apiEnv, ECHO_BODY, measuredLoad, median, startServer } from './lib/http-bench.mjs';
 import { ROUTE_LAYERS } from './lib/layers.mjs';
@@ -58,7 +63,8 @@ const LAYERS = [
 
 /** Each route's path, requests and check that every candidate answers alike. */
 const runId = randomBytes(3).toString('hex');
-let created = 0;
+let sent = 0;
+const ORDER_USERS = 200;
 const ROUTES = {
   'bearer echo': {
     path: '/api/v1/oauth/test',
@@ -74,29 +80,17 @@ const ROUTES = {
   },
   'signed write': {
     path: '/api/v1/user/',
-    target: (server) => signedPost(server, '/api/v1/user/', () => userBody(`bench-${runId}-${++created}`)),
-    /**
-     * The same record (its times and orgUserId aside) from every candidate, and the same refusals of a
-     * replay and of a field CreateUserDto does not have.
-     */
-    async sample(server) {
-      const body = userBody(`check-${runId}-${server.name}`);
-      const request = { headers: signedHeaders(server.credentials, '/api/v1/user/', body), body };
-      const first = await post(server, '/api/v1/user/', request);
-      const answer = await first.json();
-      for (const field of ['orgUserId', 'createdAt', 'updatedAt']) delete answer.data?.[field];
-      const replay = await post(server, '/api/v1/user/', request);
-      const extra = userBody(`extra-${runId}-${server.name}`).replace('}', ',"extra":1}');
-      const refused = await post(server, '/api/v1/user/', {
-        headers: signedHeaders(server.credentials, '/api/v1/user/', extra),
-        body: extra,
-      });
-      return (
-        `${first.status} ${JSON.stringify(answer)}; replayed: ${replay.status} ${await replay.text()}; ` +
-        // The status only: the api names the field before the rule, the reference does not.
-        `an extra field: ${refused.status}`
-      );
-    },
+    target: (server) => signedPost(server, '/api/v1/user/', () => userBody(`bench-${runId}-${++sent}`)),
+    sample: (server) =>
+      signedSample(server, '/api/v1/user/', (tag) => userBody(`${tag}-${runId}-${server.name}`), [
+        'orgUserId',
+      ]),
+  },
+  'signed order': {
+    path: '/api/v1/orders/',
+    users: Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`),
+    target: (server) => signedPost(server, '/api/v1/orders/', () => orderBody(++sent)),
+    sample: (server) => signedSample(server, '/api/v1/orders/', () => orderBody(0), ['id', 'clientOrderId']),
   },
 };
 const route = ROUTES[ROUTE];
@@ -118,7 +112,7 @@ try {
   try {
     const base = `http://127.0.0.1:${seeder.port}`;
     const { operatorToken } = await bootstrapOperator(base, env.ADMIN_TOKEN);
-    credentials = await seed(base, operatorToken, { name: 'layers', userIds: [] });
+    credentials = await seed(base, operatorToken, { name: 'layers', userIds: route.users ?? [] });
   } finally {
     await seeder.stop();
   }
@@ -144,6 +138,7 @@ try {
     }
   }
   report(samples, loads);
+  if (ROUTE === 'signed order') await reportOrderOutcomes(url);
   // A profile's time over its requests: what each candidate answered (the checks' few aside).
   if (CPU_PROF)
     for (const server of servers)
@@ -165,8 +160,53 @@ function userBody(orgUserId) {
   return `{"orgUserId":"${orgUserId}","kyc":true,"tnc":true}`;
 }
 
+/** The api bench's orders: a new clientOrderId, the next user, BUYs by quantity and by quoteQuantity on two pairs in turn. */
+function orderBody(n) {
+  const user = `trader-${(n % ORDER_USERS) + 1}`;
+  const amount = n % 2 === 0 ? '"quantity":0.00123456' : '"quoteQuantity":25.5';
+  const symbol = n % 4 < 2 ? 'BTC_EUR' : 'ETH_EUR';
+  return `{"orgUserId":"${user}","clientOrderId":"${randomUUID()}","symbol":"${symbol}","side":"BUY","type":"MARKET",${amount}}`;
+}
+
+/**
+ * A signed route's check: the same answer (`varying` fields, times and ids aside) from every candidate to
+ * `bodyOf('check')`, the same refusal of its replay, and a 400 for a field its DTO does not have.
+ */
+async function signedSample(server, path, bodyOf, varying) {
+  const body = bodyOf('check');
+  const request = { headers: signedHeaders(server.credentials, path, body), body };
+  const first = await post(server, path, request);
+  const answer = await first.json();
+  for (const field of [...varying, 'createdAt', 'updatedAt']) delete answer.data?.[field];
+  const replay = await post(server, path, request);
+  const extra = bodyOf('extra').replace(/}$/, ',"extra":1}');
+  const refused = await post(server, path, {
+    headers: signedHeaders(server.credentials, path, extra),
+    body: extra,
+  });
+  return (
+    `${first.status} ${JSON.stringify(answer)}; replayed: ${replay.status} ${await replay.text()}; ` +
+    // The status only: the api names the field before the rule, the reference does not.
+    `an extra field: ${refused.status}`
+  );
+}
+
 function post(server, path, { headers, body }) {
   return fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', headers, body });
+}
+
+/** How the orders ended: a rejected order costs less than a filled one, so the candidates must all fill. */
+async function reportOrderOutcomes(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT status, count(*)::int AS n FROM orders GROUP BY status ORDER BY status',
+    );
+    console.log(`orders of every candidate: ${rows.map((row) => `${row.status} ${row.n}`).join(', ')}`);
+  } finally {
+    await client.end();
+  }
 }
 
 function report(samples, loads) {

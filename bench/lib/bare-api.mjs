@@ -37,7 +37,7 @@ import pg from 'pg';
 import { isAmount, placeOrder as placeOrderIn, SYMBOL } from './bare-orders.mjs';
 
 const CACHE_TTL_MS = 500;
-const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+export const ORG_USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const USER_FIELDS = new Set(['orgUserId', 'kyc', 'tnc']);
 const ORDER_FIELDS = new Set([
   'orgUserId',
@@ -264,6 +264,65 @@ export function userConflict(error, input) {
   );
 }
 
+/** CreateOrderDto with the api's whitelist + forbidNonWhitelisted validation, then the request. */
+export function orderInput(body) {
+  const { input, problems } = parseFields(body, ORDER_FIELDS);
+  if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
+    problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
+  }
+  if (typeof input.clientOrderId !== 'string' || !UUID.test(input.clientOrderId)) {
+    problems.push('clientOrderId must be a UUID');
+  }
+  if (typeof input.symbol !== 'string' || !SYMBOL.test(input.symbol))
+    problems.push('symbol must be BASE_QUOTE');
+  if (input.side !== 'BUY' && input.side !== 'SELL') problems.push('side must be BUY or SELL');
+  if (input.type !== 'MARKET') problems.push('type must be MARKET');
+  for (const field of ['quantity', 'quoteQuantity']) {
+    if (input[field] != null && !isAmount(input[field])) problems.push(`${field} must be an amount`);
+  }
+  if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
+  return orderRequest(input);
+}
+
+/** A valid CreateOrderDto as the venue's request, after the service's check that one amount is sent. */
+export function orderRequest(input) {
+  if ((input.quantity == null) === (input.quoteQuantity == null)) {
+    throw new HttpError(400, 'Bad Request: send exactly one of quantity and quoteQuantity');
+  }
+  const [, base, quote] = SYMBOL.exec(input.symbol);
+  return {
+    orgUserId: input.orgUserId,
+    clientOrderId: input.clientOrderId.toLowerCase(),
+    symbol: input.symbol,
+    base,
+    quote,
+    side: input.side,
+    amountField: input.quantity == null ? 'quoteQuantity' : 'quantity',
+    amount: String(input.quantity ?? input.quoteQuantity),
+  };
+}
+
+/**
+ * One market order, filled at the operator price or rejected, and its event with its NOTIFY, on `client`
+ * (a pg client, or anything with its `query`) inside the caller's transaction; answers the order record.
+ */
+export async function insertOrder(client, orgId, request) {
+  const { record, missing } = await placeOrderIn(client, orgId, request);
+  if (missing === 'user')
+    throw new HttpError(404, `Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
+  // Retries of a clientOrderId are not driven by the benchmark.
+  if (missing) throw new HttpError(409, 'Conflict: clientOrderId already used');
+  await client.query(EVENT_INSERT, [
+    randomUUID(),
+    orgId,
+    'Orders',
+    null,
+    JSON.stringify(record),
+    EVENTS_CHANNEL,
+  ]);
+  return record;
+}
+
 /**
  * Starts the reference on `url` (migrated by the caller) and resolves to the listening server.
  * `config`: { masterKey: Buffer, bodyLimitBytes, signatureWindow: { maxAgeSeconds, maxAheadSeconds } }.
@@ -299,58 +358,9 @@ export async function startBareApi({ url, config, port = 0, poolSize = 10 }) {
     return rows[0] ? orderRecord(rows[0]) : null;
   }
 
-  /** One market order, filled at the operator price or rejected, with its event and job. */
-  async function placeOrder(orgId, request) {
-    return inTransaction(pool, async (client) => {
-      const { record, missing } = await placeOrderIn(client, orgId, request);
-      if (missing === 'user')
-        throw new HttpError(404, `Not Found: no user with orgUserId ${JSON.stringify(request.orgUserId)}`);
-      // Retries of a clientOrderId are not driven by the benchmark.
-      if (missing) throw new HttpError(409, 'Conflict: clientOrderId already used');
-      const eventId = randomUUID();
-      await client.query(EVENT_INSERT, [
-        eventId,
-        orgId,
-        'Orders',
-        null,
-        JSON.stringify(record),
-        EVENTS_CHANNEL,
-      ]);
-      return record;
-    });
-  }
-
-  /** CreateOrderDto with the api's whitelist + forbidNonWhitelisted validation, then the request. */
-  function orderInput(body) {
-    const { input, problems } = parseFields(body, ORDER_FIELDS);
-    if (typeof input.orgUserId !== 'string' || !ORG_USER_ID.test(input.orgUserId)) {
-      problems.push('orgUserId must be 1 to 128 characters among letters, digits and . _ : @ -');
-    }
-    if (typeof input.clientOrderId !== 'string' || !UUID.test(input.clientOrderId)) {
-      problems.push('clientOrderId must be a UUID');
-    }
-    if (typeof input.symbol !== 'string' || !SYMBOL.test(input.symbol))
-      problems.push('symbol must be BASE_QUOTE');
-    if (input.side !== 'BUY' && input.side !== 'SELL') problems.push('side must be BUY or SELL');
-    if (input.type !== 'MARKET') problems.push('type must be MARKET');
-    for (const field of ['quantity', 'quoteQuantity']) {
-      if (input[field] != null && !isAmount(input[field])) problems.push(`${field} must be an amount`);
-    }
-    if (problems.length > 0) throw new HttpError(400, `Bad Request: ${problems.join('; ')}`);
-    if ((input.quantity == null) === (input.quoteQuantity == null)) {
-      throw new HttpError(400, 'Bad Request: send exactly one of quantity and quoteQuantity');
-    }
-    const [, base, quote] = SYMBOL.exec(input.symbol);
-    return {
-      orgUserId: input.orgUserId,
-      clientOrderId: input.clientOrderId.toLowerCase(),
-      symbol: input.symbol,
-      base,
-      quote,
-      side: input.side,
-      amountField: input.quantity == null ? 'quoteQuantity' : 'quantity',
-      amount: String(input.quantity ?? input.quoteQuantity),
-    };
+  /** One market order, filled at the operator price or rejected, with its event. */
+  function placeOrder(orgId, request) {
+    return inTransaction(pool, (client) => insertOrder(client, orgId, request));
   }
 
   async function handle(request, body) {

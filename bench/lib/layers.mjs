@@ -4,15 +4,17 @@
 //   bearer echo   POST /api/v1/oauth/test: the bearer check (bearerCheck), the body checked and echoed
 //                 compact in the envelope;
 //   signed write  POST /api/v1/user/: the API key signature check and claim (signedCheck), the body
-//                 validated as CreateUserDto, the user and its event in one transaction (insertUser).
+//                 validated as CreateUserDto, the user and its event in one transaction (insertUser);
+//   signed order  POST /api/v1/orders/: the same check, the body validated as CreateOrderDto, the order's
+//                 statements and its event in one transaction (insertOrder, lib/bare-orders.mjs).
 // Layers, each adding one thing to the one before it:
 //   fastify          Fastify, the body read as text, the caller checked in a preHandler hook;
 //   nest             Nest on Fastify, the check in a plain global guard;
 //   nest-passport    the check in a passport strategy behind @nestjs/passport's AuthGuard (global), as the
 //                    api's guard is built (passport-http-bearer; passport-custom for the signature);
-//   nest-validation  (signed write) the body validated by Nest's ValidationPipe against a class-validator
+//   nest-validation  (signed routes) the body validated by Nest's ValidationPipe against a class-validator
 //                    DTO, with the api's whitelist, forbidNonWhitelisted and transform;
-//   nest-typeorm     (signed write) the transaction on a TypeORM query runner of a TypeORM DataSource,
+//   nest-typeorm     (signed routes) the transaction on a TypeORM query runner of a TypeORM DataSource,
 //                    through @svc/db's writeTransaction and query, as the api's services write.
 // Plain JavaScript: Nest's and class-validator's decorators are applied as functions.
 import 'reflect-metadata';
@@ -33,7 +35,16 @@ import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { openDatabase, query, writeTransaction } from '@svc/db';
-import { IsBoolean, IsDefined, IsString, Matches } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  ValidateBy,
+} from 'class-validator';
 import Fastify from 'fastify';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
@@ -44,12 +55,17 @@ import {
   checkJsonBody,
   HttpError,
   inTransaction,
+  insertOrder,
   insertUser,
+  orderInput,
+  orderRequest,
+  ORG_USER_ID,
   rowsOf,
   signedCheck,
   userConflict,
   userInput,
 } from './bare-api.mjs';
+import { isAmount, SYMBOL } from './bare-orders.mjs';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const envelope = (data) => `{"code":200,"data":${data},"error":null}`;
@@ -58,19 +74,40 @@ const envelope = (data) => `{"code":200,"data":${data},"error":null}`;
 export const ROUTE_LAYERS = {
   'bearer echo': ['fastify', 'nest', 'nest-passport'],
   'signed write': ['fastify', 'nest', 'nest-passport', 'nest-validation', 'nest-typeorm'],
+  'signed order': ['fastify', 'nest', 'nest-passport', 'nest-validation', 'nest-typeorm'],
 };
 
-/** CreateUserDto's rules, as class-validator decorators (the api's DTO, written again here). */
-// Its fields are declared by the decorators applied below.
-// eslint-disable-next-line @typescript-eslint/no-extraneous-class
-class CreateUserBody {}
-for (const [field, rules] of Object.entries({
-  orgUserId: [IsDefined(), IsString(), Matches(/^[A-Za-z0-9._:@-]{1,128}$/)],
+/** A DTO class with `rules` (field -> class-validator decorators), as the api's DTOs declare them. */
+function dtoClass(rules) {
+  // Its fields are declared by the decorators applied below.
+  // eslint-disable-next-line @typescript-eslint/no-extraneous-class
+  const Dto = class {};
+  for (const [field, decorators] of Object.entries(rules)) {
+    for (const decorate of decorators) decorate(Dto.prototype, field);
+  }
+  return Dto;
+}
+
+/** CreateUserDto's and CreateOrderDto's rules (the api's DTOs, written again here). */
+const CreateUserBody = dtoClass({
+  orgUserId: [IsDefined(), IsString(), Matches(ORG_USER_ID)],
   kyc: [IsDefined(), IsBoolean()],
   tnc: [IsDefined(), IsBoolean()],
-})) {
-  for (const rule of rules) rule(CreateUserBody.prototype, field);
-}
+});
+const IsAmount = () =>
+  ValidateBy({
+    name: 'isAmount',
+    validator: { validate: isAmount, defaultMessage: () => '$property must be an amount' },
+  });
+const CreateOrderBody = dtoClass({
+  orgUserId: [IsDefined(), IsString(), Matches(ORG_USER_ID)],
+  clientOrderId: [IsDefined(), IsUUID('all')],
+  symbol: [IsDefined(), IsString(), Matches(SYMBOL)],
+  side: [IsDefined(), IsIn(['BUY', 'SELL'])],
+  type: [IsDefined(), IsIn(['MARKET'])],
+  quantity: [IsOptional(), IsAmount()],
+  quoteQuantity: [IsOptional(), IsAmount()],
+});
 
 /** The api's ValidationPipe options; a refusal answers 400 with every message, as the api's does. */
 const validation = new ValidationPipe({
@@ -93,9 +130,9 @@ const parsed = { transform: (text) => JSON.parse(text) };
 
 /**
  * The route's work: `path`, `check(request) => principal` (request.body is the text), `answer(principal,
- * body)` with the body as text, and for the signed write `answerValid(principal, dto)` with the DTO the
- * ValidationPipe made; its transaction runs through `transact(work)`, `work` given `run(sql, values) =>
- * rows`.
+ * body)` with the body as text, and for the signed routes `dto` (the class the ValidationPipe makes) and
+ * `answerValid(principal, dto)`; their transaction runs through `transact(work)`, `work` given a client
+ * with pg's `query`.
  */
 function routeWork(route, { pool, config, transact }) {
   if (route === 'bearer echo') {
@@ -106,31 +143,50 @@ function routeWork(route, { pool, config, transact }) {
       answer: (_principal, body) => envelope(checkJsonBody(body ?? '')),
     };
   }
+  const signed = signedCheck(pool, config);
+  const check = (request) => signed(request, request.body ?? '');
   if (route === 'signed write') {
-    const signed = signedCheck(pool, config);
     const create = async (principal, input) => {
       try {
-        return envelope(JSON.stringify(await transact((run) => insertUser(run, principal.orgId, input))));
+        const user = await transact((client) => insertUser(rowsOf(client), principal.orgId, input));
+        return envelope(JSON.stringify(user));
       } catch (error) {
         throw userConflict(error, input);
       }
     };
     return {
       path: '/api/v1/user/',
-      check: (request) => signed(request, request.body ?? ''),
+      check,
+      dto: CreateUserBody,
       answer: (principal, body) => create(principal, userInput(body)),
       answerValid: (principal, dto) => create(principal, dto),
+    };
+  }
+  if (route === 'signed order') {
+    const place = async (principal, request) =>
+      envelope(JSON.stringify(await transact((client) => insertOrder(client, principal.orgId, request))));
+    return {
+      path: '/api/v1/orders/',
+      check,
+      dto: CreateOrderBody,
+      answer: (principal, body) => place(principal, orderInput(body)),
+      answerValid: (principal, dto) => place(principal, orderRequest(dto)),
     };
   }
   throw new Error(`unknown route ${route}`);
 }
 
 /** A transaction on a client of the pg pool, the reference's own way. */
-const pgTransaction = (pool) => (work) => inTransaction(pool, (client) => work(rowsOf(client)));
+const pgTransaction = (pool) => (work) => inTransaction(pool, work);
 
-/** A transaction on a TypeORM query runner of `dataSource`, as the api's services write theirs. */
+/**
+ * A transaction on a TypeORM query runner of `dataSource`, as the api's services write theirs; `work` is
+ * given its statements as a client with pg's `query`.
+ */
 const typeormTransaction = (dataSource) => (work) =>
-  writeTransaction(dataSource, (manager) => work((sql, values) => query(manager, sql, values)));
+  writeTransaction(dataSource, (manager) =>
+    work({ query: async (sql, values) => ({ rows: await query(manager, sql, values) }) }),
+  );
 
 /** Starts `layer` for `route` on the database at `url`; resolves to { port, close }. */
 export async function startLayer(layer, route, { url, config }) {
@@ -206,7 +262,7 @@ function controllerFor(work, validated) {
   if (validated) {
     Body(parsed, validation)(...method, 1);
     // What TypeScript's emitDecoratorMetadata would record: the pipe validates against the second type.
-    Reflect.defineMetadata('design:paramtypes', [Object, CreateUserBody], ...method);
+    Reflect.defineMetadata('design:paramtypes', [Object, work.dto], ...method);
   }
   for (const decorate of [Post(work.path), HttpCode(200), Header('content-type', JSON_TYPE)]) {
     decorate(...method, Object.getOwnPropertyDescriptor(...method));
