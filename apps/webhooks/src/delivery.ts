@@ -10,7 +10,8 @@ import { eventBodyText, MAX_EVENT_RETRIES } from '@svc/protocol';
 import { ATTEMPT_TIMEOUT_MS, type AttemptResult, type WebhookSender } from '@svc/webhook-sender';
 import type { Job, JobInsert, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import {
@@ -94,14 +95,14 @@ export class DeliveryProcessor {
   };
 
   /**
-   * The events table's batch (event-queue.ts): due PENDING events locked by `runner`'s transaction, whose
+   * The events table's batch (event-queue.ts): due PENDING events locked by `client`'s transaction, whose
    * outcomes are written in it; the caller commits. Answers when the first event it put back is due.
    */
-  async deliverDue(rows: readonly EventRow[], runner: QueryRunner): Promise<number | undefined> {
+  async deliverDue(rows: readonly EventRow[], client: PoolClient): Promise<number | undefined> {
     const outcomes = noOutcomes();
     const none = new Set<string>();
     await Promise.all(rows.map((row) => this.deliver({ eventId: row.id }, row, none, outcomes)));
-    await this.record(outcomes, runner);
+    await this.record(outcomes, client);
     // When the first event put back is due again (ms), so that a fetcher looks then rather than at its poll.
     return outcomes.deferred.length > 0 ? Math.min(...outcomes.deferred.map((d) => d.at)) : undefined;
   }
@@ -211,10 +212,10 @@ export class DeliveryProcessor {
   }
 
   /**
-   * Every outcome of the batch and the jobs they call for, in one transaction: `runner`'s when given (the
+   * Every outcome of the batch and the jobs they call for, in one transaction: `client`'s when given (the
    * events table's batch), else one of its own.
    */
-  private async record(outcomes: Outcomes, inside?: QueryRunner): Promise<void> {
+  private async record(outcomes: Outcomes, inside?: PoolClient): Promise<void> {
     const { attempts, deferred, skipped } = outcomes;
     const failed = [...outcomes.failed];
     const retries: { row: EventRow; numRetries: number; at: Date }[] = [];
@@ -246,31 +247,31 @@ export class DeliveryProcessor {
       await query(inside ?? this.dataSource, RECORD_ATTEMPTS, recorded);
       return;
     }
-    const inTransaction = <T>(work: (runner: QueryRunner) => Promise<T>) =>
+    const inTransaction = <T>(work: (client: PoolClient) => Promise<T>) =>
       inside ? work(inside) : transaction(this.dataSource, work);
 
     // Counted once committed: the retries scheduled (by number) and the events given up.
     let retried: number[] = [];
     let givenUp: GiveUpReason[] = [];
-    await inTransaction(async (runner) => {
-      const db = bossDb(runner);
-      if (recorded) await query(runner, RECORD_ATTEMPTS, recorded);
+    await inTransaction(async (client) => {
+      const db = bossDb(client);
+      if (recorded) await query(client, RECORD_ATTEMPTS, recorded);
       if (manual.length > 0) {
-        await query(runner, MARK_MANUAL_ATTEMPTS, [
+        await query(client, MARK_MANUAL_ATTEMPTS, [
           manual.map((a) => a.row.id),
           manual.map((a) => a.numRetries),
           manual.map((a) => a.result.delivered),
         ]);
       }
       if (skipped.length > 0) {
-        await query(runner, MARK_SKIPPED, [skipped]);
+        await query(client, MARK_SKIPPED, [skipped]);
       }
-      await storePauses(runner, pauses);
-      await recordRecoveryOutcomes(runner, recovered);
+      await storePauses(client, pauses);
+      await recordRecoveryOutcomes(client, recovered);
       // Put back: a scheduled attempt in the events table by its next attempt's time, a manual one as a job.
       const later = deferred.filter(({ job }) => job.manual !== true);
       if (later.length > 0) {
-        await query(runner, PUT_BACK, [
+        await query(client, PUT_BACK, [
           later.map((d) => d.job.eventId),
           later.map((d) => new Date(d.at).toISOString()),
         ]);
@@ -279,7 +280,7 @@ export class DeliveryProcessor {
         .filter((d) => !later.includes(d))
         .map(({ job, at }) => ({ data: job, startAfter: new Date(at) }));
       if (retries.length > 0) {
-        const moved = await query<{ id: string; num_retries: number }>(runner, SCHEDULE_RETRIES, [
+        const moved = await query<{ id: string; num_retries: number }>(client, SCHEDULE_RETRIES, [
           retries.map((r) => r.row.id),
           retries.map((r) => r.numRetries),
           retries.map((r) => r.at.toISOString()),
@@ -287,7 +288,7 @@ export class DeliveryProcessor {
         retried = moved.map((row) => row.num_retries);
       }
       if (jobs.length > 0) await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
-      if (failed.length > 0) givenUp = await this.fail(runner, failed);
+      if (failed.length > 0) givenUp = await this.fail(client, failed);
     });
     this.metrics.retriesScheduled(retried);
     this.metrics.eventsGivenUp(givenUp);
@@ -297,8 +298,8 @@ export class DeliveryProcessor {
    * FAILED for good: noted for the organisation's failure e-mail, which is scheduled per endpoint.
    * Returns why each event that moved was given up.
    */
-  private async fail(runner: QueryRunner, failed: GivenUp[]): Promise<GiveUpReason[]> {
-    const noted = await query<{ event_id: string; org_id: number }>(runner, MARK_FAILED, [
+  private async fail(client: PoolClient, failed: GivenUp[]): Promise<GiveUpReason[]> {
+    const noted = await query<{ event_id: string; org_id: number }>(client, MARK_FAILED, [
       failed.map((f) => f.row.id),
       failed.map((f) => f.numRetries),
     ]);
@@ -314,7 +315,7 @@ export class DeliveryProcessor {
       await this.boss.send(
         QUEUES.webhookFailureEmail,
         { endpointId },
-        { singletonKey: endpointId, startAfter: new Date(Math.max(soonest, allowed)), db: bossDb(runner) },
+        { singletonKey: endpointId, startAfter: new Date(Math.max(soonest, allowed)), db: bossDb(client) },
       );
     }
     const reasons = new Map(failed.map((f) => [f.row.id, f.reason]));

@@ -66,11 +66,11 @@ export async function startEventQueue(
   // The earliest time an event was put back for (ms): the fetcher that rests next wakes then.
   let putBack = Number.POSITIVE_INFINITY;
   const batch = async (): Promise<number> => {
-    const { taken, due } = await transaction(dataSource, async (runner) => {
-      const rows = await query<EventRow>(runner, FETCH_DUE, [config.batchSize]);
+    const { taken, due } = await transaction(dataSource, async (client) => {
+      const rows = await query<EventRow>(client, FETCH_DUE, [config.batchSize]);
       return {
         taken: rows.length,
-        due: rows.length > 0 ? await deliveries.deliverDue(rows, runner) : undefined,
+        due: rows.length > 0 ? await deliveries.deliverDue(rows, client) : undefined,
       };
     });
     // Once committed: when the first event this batch put back is due again.

@@ -182,10 +182,10 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * database cannot hold the scrape.
  */
 async function deliveryQueueStats(dataSource: DataSource): Promise<QueueStats> {
-  return transaction(dataSource, async (runner) => {
-    await query(runner, `SET LOCAL statement_timeout = ${QUEUE_QUERY_TIMEOUT_MS}`);
+  return transaction(dataSource, async (client) => {
+    await query(client, `SET LOCAL statement_timeout = ${QUEUE_QUERY_TIMEOUT_MS}`);
     const [row] = await query<{ due: number; scheduled: number; oldest: number | null }>(
-      runner,
+      client,
       `SELECT count(*) FILTER (WHERE start_after <= now())::int AS due,
               count(*) FILTER (WHERE start_after > now())::int AS scheduled,
               extract(epoch FROM now() - min(start_after) FILTER (WHERE start_after <= now()))::float8 AS oldest

@@ -12,7 +12,8 @@ import {
 } from '@svc/db';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 
@@ -40,16 +41,16 @@ export class RecoveryRunner {
   };
 
   private async start(recoveryId: string): Promise<void> {
-    await transaction(this.dataSource, async (runner) => {
+    await transaction(this.dataSource, async (client) => {
       const [recovery] = await query<{ org_id: number; since: Date; created_at: Date }>(
-        runner,
+        client,
         `SELECT org_id, since, created_at FROM webhook_recoveries WHERE id = $1 AND status = 'PENDING' FOR UPDATE`,
         [recoveryId],
       );
       if (!recovery) return; // started already (a repeated job), or its organisation is gone
       const windowStart = new Date(Date.now() - this.config.webhooks.windowMs);
       const chosen = await query<{ event_id: string }>(
-        runner,
+        client,
         `INSERT INTO webhook_recovery_items (recovery_id, event_id)
          SELECT $1, id FROM events
           WHERE org_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at > $4 AND created_at <= $5
@@ -57,7 +58,7 @@ export class RecoveryRunner {
          RETURNING event_id`,
         [recoveryId, recovery.org_id, recovery.since, windowStart, recovery.created_at],
       );
-      const db = bossDb(runner);
+      const db = bossDb(client);
       for (let start = 0; start < chosen.length; start += BULK_JOBS) {
         const jobs = chosen.slice(start, start + BULK_JOBS).map(({ event_id }) => {
           const job: WebhookDeliveryJob = { eventId: event_id, manual: true, recoveryId };
@@ -66,7 +67,7 @@ export class RecoveryRunner {
         await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
       }
       await query(
-        runner,
+        client,
         `UPDATE webhook_recoveries
             SET total = $2, started_at = now(),
                 status = CASE WHEN $2 = 0 THEN 'COMPLETED' ELSE 'RUNNING' END,
@@ -110,12 +111,12 @@ export function recoveryKey(recoveryId: string, eventId: string): string {
  * two batches touching the same ones cannot deadlock.
  */
 export async function recordRecoveryOutcomes(
-  runner: QueryRunner,
+  client: PoolClient,
   outcomes: readonly RecoveryOutcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
   const decided = await query<{ recovery_id: string; outcome: string }>(
-    runner,
+    client,
     `UPDATE webhook_recovery_items i SET outcome = v.outcome
        FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS v(recovery_id, event_id, outcome)
       WHERE i.recovery_id = v.recovery_id AND i.event_id = v.event_id AND i.outcome IS NULL
@@ -135,7 +136,7 @@ export async function recordRecoveryOutcomes(
   }
   for (const [recoveryId, count] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
     await query(
-      runner,
+      client,
       `UPDATE webhook_recoveries
           SET delivered = delivered + $2, failed = failed + $3,
               status = CASE WHEN delivered + $2 + failed + $3 >= total THEN 'COMPLETED' ELSE status END,

@@ -1,9 +1,10 @@
 // The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs enqueued
 // inside the transaction of the change that causes them (docs/decisions.md, "Services: modules, database,
 // tests").
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { PgBoss, type Db } from 'pg-boss';
+import type { PoolClient } from 'pg';
 import type { QueryRunner } from 'typeorm';
 
 import { query } from './sql.js';
@@ -59,7 +60,7 @@ export const BOSS_SCHEMA = 'pgboss';
  * The channel pg-boss 12 sends its NOTIFY on, the queue name as payload (`plans.notifyChannelSql`, which
  * it does not export). The worker's tests fail if a pg-boss upgrade changes it.
  */
-export const NOTIFY_CHANNEL = `pgboss_${createHash('sha224').update(BOSS_SCHEMA).digest('hex').slice(0, 24)}`;
+export const NOTIFY_CHANNEL = `pgboss_${hash('sha224', BOSS_SCHEMA, 'hex').slice(0, 24)}`;
 
 export interface BossOptions {
   readonly url: string;
@@ -122,15 +123,16 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
 }
 
 /**
- * pg-boss's `db` option over a TypeORM query runner, so a job commits or rolls back with its transaction.
+ * pg-boss's `db` option over a connection in a transaction (a query runner, or what `transaction` gives),
+ * so a job commits or rolls back with its transaction.
  * Its statements are long CTEs that take longer to plan than to run, so each is prepared once per
  * connection (named by a hash of its text; pg-boss builds a handful of distinct texts).
  */
-export function bossDb(queryRunner: QueryRunner): Db {
+export function bossDb(connection: QueryRunner | PoolClient): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      const name = `pgboss_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      return { rows: await query(queryRunner, { name, text }, values) };
+      const name = `pgboss_${hash('sha1', text, 'hex').slice(0, 20)}`;
+      return { rows: await query(connection, { name, text }, values) };
     },
   };
 }

@@ -1,8 +1,9 @@
 // SQL as the worker and the api's hot paths write it: one query helper (a plain or a prepared statement,
-// rows typed) and one transaction helper (with a form that gives the EntityManager), over TypeORM's pool.
+// rows typed) and two transaction helpers over TypeORM's pool: `transaction` on a pg connection for code
+// that only sends SQL, `writeTransaction` on a query runner for code that needs its EntityManager.
 // The pg connection comes from QueryRunner.connect(), which hands out the driver's connection, the pool
-// from the driver (`master`), and `transaction` sets a runner's transaction state; this file is the one
-// place that relies on them.
+// from the driver (`master`), and `writeTransaction` sets a runner's transaction state; this file is the
+// one place that relies on them.
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
@@ -16,29 +17,53 @@ export interface Statement {
 }
 
 /**
- * Runs `statement` and returns its rows: on the runner's connection (in its transaction, if any), or on a
+ * Where a statement runs: a data source (a pool connection taken for that statement alone), a query runner
+ * or EntityManager (its connection, in its transaction if any), or a pool connection `transaction` gave.
+ */
+export type SqlTarget = DataSource | QueryRunner | EntityManager | PoolClient;
+
+/**
+ * Runs `statement` and returns its rows: on the connection `on` holds (in its transaction, if any), or on a
  * connection of the data source's pool taken for this statement alone (from the pool itself: a query
  * runner, with its EntityManager, made and released for one statement costs more than the statement).
  * An EntityManager stands for its runner, or for its data source when it has none.
  */
 export async function query<T = unknown>(
-  on: DataSource | QueryRunner | EntityManager,
+  on: SqlTarget,
   statement: string | Statement,
   values: readonly unknown[] = [],
 ): Promise<T[]> {
+  if (isPoolClient(on)) return (await send(on, statement, values)).rows as T[];
   const runner = 'createQueryRunner' in on ? undefined : 'connect' in on ? on : on.queryRunner;
   if (runner) {
     const client = (await runner.connect()) as PoolClient;
     return (await send(client, statement, values)).rows as T[];
   }
-  const client = await poolOf('createQueryRunner' in on ? on : on.dataSource).connect();
-  // As TypeORM's runner does: a connection lost while taken emits 'error' (unheard, it would end the
-  // process), and goes back to the pool with it, so that the pool drops it.
+  return withConnection('createQueryRunner' in on ? on : on.dataSource, async (client) => {
+    return (await send(client, statement, values)).rows as T[];
+  });
+}
+
+/** A pg connection (a query runner and a data source have an EntityManager, and a manager no `release`). */
+function isPoolClient(on: SqlTarget): on is PoolClient {
+  return 'release' in on && !('manager' in on);
+}
+
+/**
+ * `use` given a connection of the data source's pool, released when it settles. As TypeORM's runner does:
+ * a connection lost while taken emits 'error' (unheard, it would end the process), and goes back to the
+ * pool with it, so that the pool drops it.
+ */
+async function withConnection<T>(
+  dataSource: DataSource,
+  use: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await poolOf(dataSource).connect();
   let lost: Error | undefined;
   const onError = (error: Error) => (lost = error);
   client.on('error', onError);
   try {
-    return (await send(client, statement, values)).rows as T[];
+    return await use(client);
   } finally {
     client.removeListener('error', onError);
     client.release(lost);
@@ -60,44 +85,56 @@ function poolOf(dataSource: DataSource): Pool {
 }
 
 /**
- * Runs `work` in one transaction on a query runner of the data source: committed when it resolves, rolled
- * back when it throws. BEGIN, COMMIT and ROLLBACK go on the runner's pg connection: TypeORM's own
- * transaction sends them through its query wrapper and broadcasts four events to its subscribers on the
- * way, dear on the routes that write one row and its event. The runner is marked as in a transaction
- * (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given it (or its manager) sees a
- * transaction and a nested `manager.transaction` becomes a savepoint.
+ * Runs `work` in one transaction on a connection of the data source's pool: committed when it resolves,
+ * rolled back when it throws. For code that sends only SQL (through `query`, or pg-boss through `bossDb`):
+ * no query runner and EntityManager are made, which cost more CPU than a one-row transaction's statements
+ * (bench/README.md, "Issue 15, fifth session: the worker").
  */
-export async function transaction<T>(
+export function transaction<T>(dataSource: DataSource, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withConnection(dataSource, (client) => inTransaction(client, () => work(client)));
+}
+
+/**
+ * Runs `work` in one transaction on a query runner of the data source, given the runner's EntityManager
+ * (as `dataSource.transaction` gives one): committed when it resolves, rolled back when it throws. BEGIN,
+ * COMMIT and ROLLBACK go on the runner's pg connection: TypeORM's own transaction sends them through its
+ * query wrapper and broadcasts four events to its subscribers on the way, dear on the routes that write
+ * one row and its event. The runner is marked as in a transaction (`isTransactionActive`, depth 1) as
+ * TypeORM's own would be, so that code given its manager sees a transaction and a nested
+ * `manager.transaction` becomes a savepoint.
+ */
+export async function writeTransaction<T>(
   dataSource: DataSource,
-  work: (runner: QueryRunner) => Promise<T>,
+  work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   try {
     const client = (await runner.connect()) as PoolClient;
-    await client.query('BEGIN');
-    state.isTransactionActive = true;
-    state.transactionDepth = 1;
-    try {
-      const result = await work(runner);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      state.isTransactionActive = false;
-      state.transactionDepth = 0;
-    }
+    return await inTransaction(client, async () => {
+      state.isTransactionActive = true;
+      state.transactionDepth = 1;
+      try {
+        return await work(runner.manager);
+      } finally {
+        state.isTransactionActive = false;
+        state.transactionDepth = 0;
+      }
+    });
   } finally {
     await runner.release();
   }
 }
 
-/** {@link transaction}, `work` given the runner's EntityManager (as `dataSource.transaction` gives one). */
-export function writeTransaction<T>(
-  dataSource: DataSource,
-  work: (manager: EntityManager) => Promise<T>,
-): Promise<T> {
-  return transaction(dataSource, (runner) => work(runner.manager));
+/** BEGIN, `work`, then COMMIT, or ROLLBACK when it throws, on `client`. */
+async function inTransaction<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
