@@ -33,20 +33,16 @@ export async function query<T = unknown>(
   statement: string | Statement,
   values: readonly unknown[] = [],
 ): Promise<T[]> {
-  if (isPoolClient(on)) return (await send(on, statement, values)).rows as T[];
-  const runner = 'createQueryRunner' in on ? undefined : 'connect' in on ? on : on.queryRunner;
-  if (runner) {
-    const client = (await runner.connect()) as PoolClient;
-    return (await send(client, statement, values)).rows as T[];
-  }
-  return withConnection('createQueryRunner' in on ? on : on.dataSource, async (client) => {
-    return (await send(client, statement, values)).rows as T[];
-  });
+  if ('createQueryRunner' in on) return withConnection(on, (client) => rowsOf<T>(client, statement, values));
+  // An EntityManager (it has repositories): its runner's connection, or its data source's pool.
+  if ('getRepository' in on) return query<T>(on.queryRunner ?? on.dataSource, statement, values);
+  // A query runner has a manager; a pg connection does not.
+  const client = 'manager' in on ? ((await on.connect()) as PoolClient) : on;
+  return rowsOf<T>(client, statement, values);
 }
 
-/** A pg connection (a query runner and a data source have an EntityManager, and a manager no `release`). */
-function isPoolClient(on: SqlTarget): on is PoolClient {
-  return 'release' in on && !('manager' in on);
+async function rowsOf<T>(client: PoolClient, statement: string | Statement, values: readonly unknown[]) {
+  return (await send(client, statement, values)).rows as T[];
 }
 
 /**

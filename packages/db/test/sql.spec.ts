@@ -33,6 +33,23 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
       )
     )[0]!.n;
 
+  it('query answers the rows on every target, plain and prepared: data source, manager, runner, connection', async () => {
+    const plain = 'SELECT $1::int + 1 AS n';
+    const prepared = { name: 'sql_spec_plus_one', text: plain };
+    const answers: unknown[] = [];
+    const ask = async (on: Parameters<typeof query>[0]) => {
+      for (const statement of [plain, prepared]) answers.push(await query<{ n: number }>(on, statement, [1]));
+    };
+    await ask(db.dataSource);
+    await ask(db.dataSource.manager);
+    await writeTransaction(db.dataSource, async (manager) => {
+      await ask(manager);
+      await ask(manager.queryRunner!);
+    });
+    await transaction(db.dataSource, ask);
+    expect(answers).toEqual(Array.from({ length: 10 }, () => [{ n: 2 }]));
+  });
+
   it('transaction: one connection, committed with a job sent through bossDb, and given back to the pool', async () => {
     const answer = await transaction(db.dataSource, async (client) => {
       await query(client, 'INSERT INTO sql_spec VALUES (1)');
