@@ -1,7 +1,7 @@
 // What the HTTP benchmarks share: a candidate server in a child process (lib/api-server.mjs) and one
 // autocannon load against it. autocannon runs in the parent: on 2 cores the load generator and the server
 // then never share an event loop, and every candidate faces the same load generator.
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 import autocannon from 'autocannon';
@@ -29,6 +29,17 @@ export function apiEnv(more = {}) {
 }
 
 /**
+ * BENCH_PIN=<cpu list> (Linux, `taskset`): every candidate server runs on those CPUs alone, its threads
+ * included. Run the bench itself on the others (`taskset -c 0 node bench/x.bench.mjs` with BENCH_PIN=1),
+ * so that PostgreSQL and the load generator, which inherit the bench's CPUs, never take the server's.
+ */
+const PINNED_CPUS = process.env.BENCH_PIN;
+
+function pin(pid, cpus) {
+  execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+/**
  * One candidate server (`node lib/<script> <candidate>`, lib/api-server.mjs unless said) in a child process
  * on the database at `url`, with `env`; `cpuProfDir` runs it with --cpu-prof (a .cpuprofile written when
  * it stops). The script sends its port once listening, and answers 'cpu' (its CPU time) and 'stop'.
@@ -46,6 +57,7 @@ export async function startServer(candidate, { url, env, cpuProfDir, script = 'a
     );
   });
   child.removeAllListeners('exit');
+  if (PINNED_CPUS) pin(child.pid, PINNED_CPUS);
   return {
     port,
     pid: child.pid,
