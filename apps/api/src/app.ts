@@ -16,7 +16,6 @@ import { MetricsService } from './metrics/metrics.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
 import { PDFJS_DIR, PDFJS_FILES, PUBLIC_DIR } from './web/public-dir.js';
 import { webPageRoutes } from './web/web-areas.js';
-import { setupWebSecurity } from './web/web-security.js';
 
 /** Every route of the api is under this prefix but those of operations. */
 export const API_PREFIX = 'api/v1';
@@ -48,7 +47,6 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(fastify);
   setupOpenApi(app);
-  await setupWebSecurity(app);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   app.useStaticAssets({
     root: PDFJS_DIR,

@@ -9,6 +9,7 @@ import { AppError, forbidden, unauthenticated } from '../common/errors.js';
 import { routeMetadata } from '../common/route-metadata.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import { CSRF_FIELD, CsrfTokens } from '../web/csrf-tokens.js';
+import { readCookie } from '../web/web-session-cookie.js';
 import type { DashboardPermission } from './dashboard-permissions.js';
 import { type DashboardSessionInfo, DashboardSessionsService } from './dashboard-sessions.service.js';
 
@@ -41,7 +42,7 @@ export class DashboardSessionGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<DashboardRequest>();
-    const token = request.cookies[DASHBOARD_COOKIE];
+    const token = readCookie(request, DASHBOARD_COOKIE);
     const session = token ? await this.sessions.find(token) : null;
     if (!session) throw unauthenticated('you are not signed in to the dashboard');
     if (!READS.has(request.method)) {

@@ -5,8 +5,6 @@
 // (common/request-hooks.ts); @fastify/helmet added two hooks to every request, one of them async, and made
 // the middleware again for each page.
 // The api's JSON routes and /docs are left as they were (Swagger UI needs inline scripts).
-import fastifyCookie from '@fastify/cookie';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
@@ -38,10 +36,6 @@ const securityHeaders = helmet({
   // browsers send `Origin: null` on our own forms, and the sign-in form is checked by its Origin.
   referrerPolicy: { policy: 'same-origin' },
 });
-
-export async function setupWebSecurity(app: NestFastifyApplication): Promise<void> {
-  await app.register(fastifyCookie);
-}
 
 /** What a request to a web area gets: the security headers, and its filter form's empty values dropped. */
 export function prepareWebRequest(request: FastifyRequest, reply: FastifyReply): void {

@@ -1,10 +1,11 @@
 // The cookie that carries a web area's session (docs/decisions.md, "Dashboard: the web stack"): HttpOnly,
 // SameSite=Strict, scoped to the area's path, expiring with the session, and Secure unless the page is
 // served to the machine itself (a browser keeps no Secure cookie from plain http://, which `npm start` and
-// the tests serve on loopback).
+// the tests serve on loopback). Read and written with the `cookie` package, as the console's cookie is: no
+// Fastify cookie plugin, whose two hooks ran on every request of the api for the dashboard's one cookie.
 import { randomBytes } from 'node:crypto';
 
-import type { CookieSerializeOptions } from '@fastify/cookie';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -20,15 +21,34 @@ export function isLoopbackRequest(request: FastifyRequest): boolean {
   return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost');
 }
 
-export function sessionCookieOptions(
-  request: FastifyRequest,
-  path: string,
-  expires: Date,
-): CookieSerializeOptions {
-  return { path, expires, httpOnly: true, sameSite: 'strict', secure: !isLoopbackRequest(request) };
+/** The value of the request's cookie `name`, if it sent one. */
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookie(header)[name] : undefined;
 }
 
-/** The options that remove the cookie (same path and flags, expired). */
-export function clearedCookieOptions(request: FastifyRequest, path: string): CookieSerializeOptions {
-  return sessionCookieOptions(request, path, new Date(0));
+/** The Set-Cookie header of a session cookie `name` holding `token` on `path` until `expires`. */
+export function sessionSetCookie(
+  request: FastifyRequest,
+  name: string,
+  token: string,
+  path: string,
+  expires: Date,
+): string {
+  return stringifySetCookie({ name, value: token, ...cookieAttributes(request, path), expires });
+}
+
+/** The Set-Cookie header that removes the session cookie `name` (same path and flags, expired now). */
+export function clearedSetCookie(request: FastifyRequest, name: string, path: string): string {
+  return stringifySetCookie({
+    name,
+    value: '',
+    ...cookieAttributes(request, path),
+    expires: new Date(0),
+    maxAge: 0,
+  });
+}
+
+function cookieAttributes(request: FastifyRequest, path: string) {
+  return { path, httpOnly: true, sameSite: 'strict', secure: !isLoopbackRequest(request) } as const;
 }

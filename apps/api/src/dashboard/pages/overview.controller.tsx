@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedCookieOptions } from '../../web/web-session-cookie.js';
+import { clearedSetCookie } from '../../web/web-session-cookie.js';
 import { DashboardRepository } from '../dashboard.repository.js';
 import {
   Dashboard,
@@ -43,7 +43,7 @@ export class OverviewController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.sessions.endAll(ctx.session.orgId);
-    void reply.clearCookie(DASHBOARD_COOKIE, clearedCookieOptions(request, DASHBOARD_PATH));
+    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE, DASHBOARD_PATH));
     return redirectTo('/dashboard/signed-out');
   }
 }

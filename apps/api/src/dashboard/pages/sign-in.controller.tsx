@@ -19,7 +19,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { isSameOrigin } from '../../web/same-origin.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedCookieOptions, sessionCookieOptions } from '../../web/web-session-cookie.js';
+import { clearedSetCookie, sessionSetCookie } from '../../web/web-session-cookie.js';
 import {
   Dashboard,
   DASHBOARD_COOKIE,
@@ -62,10 +62,9 @@ export class SignInController {
       throw new ForbiddenException('sign in from the page the link opens');
     }
     const { session, token } = await this.sessions.open(tokenOf(body?.token));
-    void reply.setCookie(
-      DASHBOARD_COOKIE,
-      token,
-      sessionCookieOptions(request, DASHBOARD_PATH, session.expiresAt),
+    void reply.header(
+      'set-cookie',
+      sessionSetCookie(request, DASHBOARD_COOKIE, token, DASHBOARD_PATH, session.expiresAt),
     );
     return redirectTo(DASHBOARD_HOME);
   }
@@ -84,7 +83,7 @@ export class SignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.sessions.signOut(ctx.session.id);
-    void reply.clearCookie(DASHBOARD_COOKIE, clearedCookieOptions(request, DASHBOARD_PATH));
+    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE, DASHBOARD_PATH));
     return redirectTo('/dashboard/signed-out');
   }
 }
