@@ -1,30 +1,54 @@
 // Graceful shutdown of the HTTP side (docs/decisions.md, "Operations"). On close, Fastify stops accepting
 // connections, closes the idle ones and waits for the requests in flight; but a kept-alive connection whose
 // request finishes after that stays open until the client's idle timeout, holding the shutdown (5 s for
-// Node's agent, a minute behind some proxies). Answers sent while closing therefore say Connection: close.
-import type { IncomingMessage } from 'node:http';
+// Node's agent, a minute behind some proxies). The answers in flight when closing starts therefore say
+// Connection: close (a request arriving later gets Fastify's own 503, which says it too). Done once, at
+// close, on each connection's current answer, rather than by a hook on every answer: a Fastify onSend hook
+// costs its dispatch on every request (bench/README.md, "Issue 15, sixth session").
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 import type { FastifyInstance } from 'fastify';
 
+/** The answer a connection carries now (the last request it brought). */
+const CURRENT_ANSWER = Symbol('currentAnswer');
+
+type TrackedSocket = Socket & { [CURRENT_ANSWER]?: ServerResponse };
+
 export function closeConnectionsWhenClosing(fastify: FastifyInstance): void {
-  let closing = false;
+  const open = new Set<TrackedSocket>();
   // Connections opened but never used: HTTP clients keep a spare one (undici opens one after a request it
   // aborted, as an event stream's client does when it goes away). Node's server.close() counts them as busy
   // and waits for them until the keep-alive timeout (72 s); with no request on them, they go at once.
   const unused = new Set<Socket>();
-  fastify.server.on('connection', (socket: Socket) => {
+  fastify.server.on('connection', (socket: TrackedSocket) => {
+    open.add(socket);
     unused.add(socket);
-    socket.once('close', () => unused.delete(socket));
+    socket.once('close', () => {
+      open.delete(socket);
+      unused.delete(socket);
+    });
   });
-  fastify.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  fastify.server.on('request', (request: IncomingMessage, answer: ServerResponse) => {
+    const socket = request.socket as TrackedSocket;
+    unused.delete(socket);
+    socket[CURRENT_ANSWER] = answer;
+  });
   fastify.addHook('preClose', (done) => {
-    closing = true;
     for (const socket of unused) socket.destroy();
+    for (const socket of open) {
+      const answer = socket[CURRENT_ANSWER];
+      if (answer && !answer.writableEnded) lastOnItsConnection(answer, socket);
+    }
     done();
   });
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) void reply.header('connection', 'close');
-    done(null, payload);
-  });
+}
+
+/**
+ * The answer closes its connection: it says so when its head is still to be written (Node then closes the
+ * connection after it), else the connection is ended once the answer is out.
+ */
+function lastOnItsConnection(answer: ServerResponse, socket: Socket): void {
+  if (!answer.headersSent) answer.setHeader('connection', 'close');
+  else answer.once('finish', () => socket.end());
 }
