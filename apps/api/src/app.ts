@@ -22,6 +22,7 @@ export const API_PREFIX = 'api/v1';
 const UNPREFIXED_ROUTES = ['healthz', 'readyz', 'metrics'];
 
 export async function createApp(deps: AppDependencies): Promise<NestFastifyApplication> {
+  const requestLog = new RequestLog();
   const adapter = new EnvelopeFastifyAdapter({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.bodyLimitBytes,
@@ -29,7 +30,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     // The id comes from requestId (X-Request-Id when sensible); one log line per request (RequestLog).
     requestIdHeader: false,
     genReqId: requestId,
-    logController: new RequestLog(),
+    logController: requestLog,
     childLoggerFactory: requestChildLogger,
     trustProxy: true,
     clientErrorHandler: answerClientError,
@@ -45,7 +46,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   declareCanonicalBody(fastify);
   addRequestHook(fastify);
   closeConnectionsWhenClosing(fastify);
-  app.get(MetricsService).measure(fastify);
+  app.get(MetricsService).measure(requestLog);
   setupOpenApi(app);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   app.useStaticAssets({

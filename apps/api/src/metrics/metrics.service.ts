@@ -9,10 +9,11 @@ import type { KycState } from '@svc/db';
 import { type KycEventType, ORDER_REJECTION_REASONS, ORDER_STATUSES, type OrderStatus } from '@svc/protocol';
 import { createMetricsRegistry, observeDatabasePool } from '@svc/runtime';
 import { ATTEMPT_ERROR_KINDS, type ChallengeResult } from '@svc/webhook-sender';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 
+import type { RequestLog } from '../common/logger.js';
 import { RequestDurationHistogram } from './request-durations.js';
 
 /** The route label of a request no route matched: raw URLs would make a series per probe. */
@@ -86,10 +87,9 @@ export class MetricsService implements OnModuleDestroy {
   }
 
   /** Times every request Fastify answers, including 404s and refusals by the guard. */
-  measure(fastify: FastifyInstance): void {
-    fastify.addHook('onResponse', (request, reply, done) => {
+  measure(requests: RequestLog): void {
+    requests.onAnswered((request, reply) => {
       if (!this.streamRequests.has(request)) this.observeRequest(request, reply);
-      done();
     });
   }
 
