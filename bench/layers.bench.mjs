@@ -215,6 +215,7 @@ function report(samples, loads) {
     p50: median(samples[name].map((r) => r.p50)),
     p99: median(samples[name].map((r) => r.p99)),
     cpu: median(samples[name].map((r) => r.cpuPerRequest)),
+    user: median(samples[name].map((r) => r.userCpuPerRequest)),
   });
   const bare = figure('bare');
   const rows = LAYERS.map(([name, label]) => {
@@ -226,6 +227,7 @@ function report(samples, loads) {
       'p50 ms': f.p50.toFixed(2),
       'p99 ms': f.p99.toFixed(2),
       'CPU µs/req': f.cpu.toFixed(1),
+      'user µs/req': f.user.toFixed(1),
       'vs bare': (f.rps / bare.rps).toFixed(2),
       'CPU vs bare': (f.cpu / bare.cpu).toFixed(2),
     };

@@ -58,15 +58,18 @@ export async function startServer(candidate, { url, env, cpuProfDir, script = 'a
   });
   child.removeAllListeners('exit');
   if (PINNED_CPUS) pin(child.pid, PINNED_CPUS);
+  const cpuTimes = () =>
+    new Promise((resolve) => {
+      child.once('message', ({ cpu, user, system }) => resolve({ cpu, user, system }));
+      child.send('cpu');
+    });
   return {
     port,
     pid: child.pid,
     /** The child's CPU time so far, in microseconds. */
-    cpu: () =>
-      new Promise((resolve) => {
-        child.once('message', (message) => resolve(message.cpu));
-        child.send('cpu');
-      }),
+    cpu: async () => (await cpuTimes()).cpu,
+    /** The same with its user and system parts: { cpu, user, system }. */
+    cpuTimes,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -103,11 +106,17 @@ export async function load({ port, requests }, { seconds, connections }) {
   return { count: result['2xx'], rps: result['2xx'] / result.duration, p50: at(0.5), p99: at(0.99) };
 }
 
-/** `load`, with the server's CPU time per answered request (µs) over it: less moved than req/s by the machine's other load. */
+/**
+ * `load`, with the server's CPU time per answered request (µs) over it: less moved than req/s by the
+ * machine's other load. `userCpuPerRequest` is its user part alone: the framework's and our code's work,
+ * without the kernel's time in the socket calls, which moves with what the load generator does.
+ */
 export async function measuredLoad(server, target, options) {
-  const before = await server.cpu();
+  const before = await server.cpuTimes();
   const result = await load(target, options);
-  result.cpuPerRequest = ((await server.cpu()) - before) / result.count;
+  const after = await server.cpuTimes();
+  result.cpuPerRequest = (after.cpu - before.cpu) / result.count;
+  result.userCpuPerRequest = (after.user - before.user) / result.count;
   return result;
 }
 
