@@ -23,7 +23,8 @@
 // BENCH_SECONDS (4), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_CPU_PROF=<dir> (profiles every
 // candidate), BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, measured beside
 // it), BENCH_LAYERS=fastify,nest,... (only these framework layers, or `none`: bare, the api and the
-// BENCH_COMPARE builds always run; to compare builds of the api in less time).
+// BENCH_COMPARE builds always run; to compare builds of the api in less time), BENCH_PIN=<cpus> (each server
+// alone on those CPUs: `BENCH_PIN=1 taskset -c 0 node bench/layers.bench.mjs`, lib/http-bench.mjs).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
