@@ -17,28 +17,21 @@ type TrackedSocket = Socket & { [CURRENT_ANSWER]?: ServerResponse };
 
 export function closeConnectionsWhenClosing(fastify: FastifyInstance): void {
   const open = new Set<TrackedSocket>();
-  // Connections opened but never used: HTTP clients keep a spare one (undici opens one after a request it
-  // aborted, as an event stream's client does when it goes away). Node's server.close() counts them as busy
-  // and waits for them until the keep-alive timeout (72 s); with no request on them, they go at once.
-  const unused = new Set<Socket>();
   fastify.server.on('connection', (socket: TrackedSocket) => {
     open.add(socket);
-    unused.add(socket);
-    socket.once('close', () => {
-      open.delete(socket);
-      unused.delete(socket);
-    });
+    socket.once('close', () => open.delete(socket));
   });
   fastify.server.on('request', (request: IncomingMessage, answer: ServerResponse) => {
-    const socket = request.socket as TrackedSocket;
-    unused.delete(socket);
-    socket[CURRENT_ANSWER] = answer;
+    (request.socket as TrackedSocket)[CURRENT_ANSWER] = answer;
   });
   fastify.addHook('preClose', (done) => {
-    for (const socket of unused) socket.destroy();
     for (const socket of open) {
       const answer = socket[CURRENT_ANSWER];
-      if (answer && !answer.writableEnded) lastOnItsConnection(answer, socket);
+      // A connection opened but never used: HTTP clients keep a spare one (undici opens one after a request
+      // it aborted, as an event stream's client does when it goes away). Node's server.close() counts it as
+      // busy and waits for it until the keep-alive timeout (72 s); with no request on it, it goes at once.
+      if (!answer) socket.destroy();
+      else if (!answer.writableEnded) lastOnItsConnection(answer, socket);
     }
     done();
   });
