@@ -1,5 +1,7 @@
 // Test support for the console's KYC pages: an organisation whose users wait for a decision, made through
 // the api as the organisation would (documents and form), with documents meant to run script.
+import { deflateSync } from 'node:zlib';
+
 import type { OperatorRole } from '@svc/db';
 import type { APIRequestContext, Page } from 'playwright-core';
 
@@ -7,26 +9,56 @@ import type { ApiFixture, OrgSession } from './app-fixture.js';
 import { pngImage } from './console-browser.js';
 import type { EnrolledOperator } from './enrolled-operator.js';
 
-/** A valid one-page PDF (US letter) whose page is a black filled rectangle, with a correct xref table. */
-export function onePagePdf(): Buffer {
-  const content = '0 0 0 rg 50 50 200 100 re f\n';
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+/** A page of a PDF made by `pdfFile`: its size in points and its content stream, deflated if asked. */
+export interface PdfPage {
+  readonly width: number;
+  readonly height: number;
+  readonly content: Buffer;
+  readonly deflate?: boolean;
+}
+
+/** A valid PDF of these pages (no resources), with a correct xref table. */
+export function pdfFile(pages: readonly PdfPage[]): Buffer {
+  const kids = pages.map((_, index) => `${3 + 2 * index} 0 R`).join(' ');
+  const objects: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`),
   ];
-  let body = '%PDF-1.7\n';
+  pages.forEach((page, index) => {
+    const box = `[0 0 ${page.width} ${page.height}]`;
+    objects.push(
+      Buffer.from(
+        `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Contents ${4 + 2 * index} 0 R /Resources << >> >>`,
+      ),
+    );
+    const data = page.deflate ? deflateSync(page.content) : page.content;
+    const filter = page.deflate ? ' /Filter /FlateDecode' : '';
+    objects.push(
+      Buffer.concat([
+        Buffer.from(`<< /Length ${data.length}${filter} >>\nstream\n`),
+        data,
+        Buffer.from('\nendstream'),
+      ]),
+    );
+  });
+  const parts = [Buffer.from('%PDF-1.7\n')];
+  let length = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+    offsets.push(length);
+    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), object, Buffer.from('\nendobj\n')]);
+    parts.push(part);
+    length += part.length;
   });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  tail += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  return Buffer.concat([...parts, Buffer.from(tail)]);
+}
+
+/** A valid one-page PDF (US letter) whose page is a black filled rectangle. */
+export function onePagePdf(): Buffer {
+  return pdfFile([{ width: 612, height: 792, content: Buffer.from('0 0 0 rg 50 50 200 100 re f\n') }]);
 }
 
 export const PDF = onePagePdf();
