@@ -141,7 +141,7 @@ async function startCandidate(name) {
       userIds: [CHECK_USER, ...Array.from({ length: ORDER_USERS }, (_, i) => `trader-${i + 1}`)],
     });
     // Every candidate starts afresh on its seeded database: a process that served the seeding ran the
-    // echo 10 to 15 % dearer than a fresh one of the same build (bench/README.md).
+    // echo 10 to 15 % dearer than a fresh one of the same build.
     await server.stop();
     server = await startServer(name, url, true);
     return { name, credentials, ...server };

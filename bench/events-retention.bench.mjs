@@ -10,7 +10,8 @@
 //   one DELETE of the same rows (after a fresh copy): its time, which is how long it holds its row locks;
 //   partitions: the same events in 40 daily partitions: dropping the 10 oldest, and what they cost the
 //     reads by id (the worker loads 100 events by id per batch; the log's GET by id).
-// Not a timed test: it prints figures for docs/decisions.md. Run: node bench/events-retention.bench.mjs.
+// Not a timed test: it prints the figures docs/decisions.md, "Events: retention and pruning" rests on. Run:
+// node bench/events-retention.bench.mjs.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';

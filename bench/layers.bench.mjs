@@ -5,13 +5,13 @@
 //   bearer echo (default)  POST /api/v1/oauth/test with a bearer token and the 296-byte order body: the
 //     token's SHA-256, its oauth_tokens row joined to a live client behind the same 0.5 s cache, expiry, the
 //     scope, the body checked (invalid JSON and duplicate keys refused) and echoed compact in the envelope;
-//     layers Fastify, Nest on Fastify, Nest with @nestjs/passport's guard. Target (issue 15): the api >=
+//     layers Fastify, Nest on Fastify, Nest with @nestjs/passport's guard. Target: the api >=
 //     0.6 of bare.
 //   signed write  POST /api/v1/user/ signed afresh for every request (a new orgUserId, timestamp and HMAC):
 //     the API key signature check and claim, the body validated as CreateUserDto, the user and its event in
 //     one transaction; layers as the echo's, then Nest's ValidationPipe with a class-validator DTO, then the
 //     transaction on a TypeORM query runner: the stack the api is built on, doing the reference's work.
-//     Target (issue 15): the api's CPU per request <= 1.2 times bare's, with req/s >= 0.9 of bare's.
+//     Target: the api's CPU per request <= 1.2 times bare's, with req/s >= 0.9 of bare's.
 //   signed order  POST /api/v1/orders/ signed afresh for every request, the api bench's orders (BUYs over
 //     200 users, by quantity and by quoteQuantity, two pairs): the same check, the body validated as
 //     CreateOrderDto, the order's statements (lib/bare-orders.mjs) and its event in one transaction; the

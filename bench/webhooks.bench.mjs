@@ -11,7 +11,7 @@
 // its database (the enqueueing included), from /proc: less moved by the machine's other load; and the
 // worker's attempts put back for later (its webhook_attempts_put_back_total) per delivery, and how busy the
 // machine's cores were meanwhile (a candidate held back by latency leaves them idle).
-// Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets (issue 15): >= 0.9 of
+// Run: npm run bench (or, after a build, node bench/webhooks.bench.mjs). Targets: >= 0.9 of
 // the reference's deliveries/s, p99 <= 20 ms at 500/s. BENCH_CANDIDATES picks the candidates (default
 // worker,reference). BENCH_CPU_PROF=<dir> profiles both children;
 // WEBHOOK_* variables are passed to both (the reference takes WEBHOOK_FETCHERS and WEBHOOK_BATCH_SIZE too).

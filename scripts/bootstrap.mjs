@@ -75,7 +75,9 @@ function toolchainEnv() {
   };
 }
 
-/** TypeORM 1.x and pg-boss 12 need Node ^22.13 or >= 24.11 (docs/decisions.md, "Toolchain"). */
+/**
+ * TypeORM 1.x and pg-boss 12 need Node ^22.13 or >= 24.11 (docs/decisions.md, "Toolchain: pnpm and Node").
+ */
 function qualifiesForServices(version) {
   const [major, minor] = version.split('.').map(Number);
   return (major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 24;

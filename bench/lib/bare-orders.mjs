@@ -1,8 +1,9 @@
 // The reference's market orders: the statements and the arithmetic of an order's transaction written here, in
-// plain JS over decimal.js and pg, and not taken from the api's sources (docs/decisions.md, "Trading" is the
-// shared rule book). So the reference measures the same database work (lock the user with the policy, read
-// the facts, insert the order, move the position) without borrowing code that could hide a difference;
-// api.bench.mjs compares both candidates' answers before it times anything (lib/order-equivalence.mjs).
+// plain JS over decimal.js and pg, and not taken from the api's sources (docs/decisions.md, "Orders: the
+// checks and limits" is the shared rule book). So the reference measures the same database work (lock the
+// user with the policy, read the facts, insert the order, move the position) without borrowing code that
+// could hide a difference; api.bench.mjs compares both candidates' answers before it times anything
+// (lib/order-equivalence.mjs).
 import Decimal from 'decimal.js';
 
 /** Room for any product of two numeric(38,8) values; every rounding below is explicit. */
@@ -174,7 +175,10 @@ export async function placeOrder(client, orgId, request) {
   return { record: record(orgId, request, order, inserted[0]) };
 }
 
-/** The first rule the order breaks, in the order they are checked (docs/decisions.md, "Trading"), or null. */
+/**
+ * The first rule the order breaks, in the order they are checked (docs/decisions.md, "Orders: the checks and
+ * limits"), or null.
+ */
 function rejection(user, policy, request, row, sizing) {
   if (user.user_status !== 'ACTIVE') return 'USER_NOT_ACTIVE';
   if (!user.kyc) return 'KYC_NOT_COMPLETED';

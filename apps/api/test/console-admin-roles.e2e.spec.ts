@@ -1,8 +1,8 @@
-// The console's administration pages and forms by role (issue 14, point 5), over HTTP with each role's
-// signed-in session and its CSRF token: every page (GET) and every form (POST) of the organisations,
-// prices, notices, webhooks, audit and operators sections, allowed to the roles holding the admin route's
-// role (200 or 303) and refused to the others with a 403 page naming the role, and nothing written; a form
-// without its CSRF token is refused and writes nothing.
+// The console's administration pages and forms by role (docs/console.md#the-administration-sections), over
+// HTTP with each role's signed-in session and its CSRF token: every page (GET) and every form (POST) of the
+// organisations, prices, notices, webhooks, audit and operators sections, allowed to the roles holding the
+// admin route's role (200 or 303) and refused to the others with a 403 page naming the role, and nothing
+// written; a form without its CSRF token is refused and writes nothing.
 import { randomBytes } from 'node:crypto';
 
 import { grantsRole, type OperatorRole } from '../src/auth/roles.js';

@@ -1,11 +1,11 @@
-// The console's administration sections in a real browser (issue 14, points 4 and 5): Chromium driven by
-// playwright-core against the real api on the embedded PostgreSQL. An ADMIN creates an organisation,
-// changes its plan and support e-mails, previews and saves a policy change (and its Actions events are
-// written), issues and revokes credentials (a secret shown once), sets a price (a bad one named on the
-// page), publishes a notice that halts a pair, reads webhook health and the audit log, creates an operator
-// (setup token shown once), changes their role and disables them; a SUPPORT operator is refused the
-// operators page. Every page axe-core clean, within 375 px, usable by keyboard. SCREENSHOTS=<dir> saves
-// each page's picture (docs/console/).
+// The console's administration sections in a real browser (docs/console.md#the-administration-sections):
+// Chromium driven by playwright-core against the real api on the embedded PostgreSQL. An ADMIN creates an
+// organisation, changes its plan and support e-mails, previews and saves a policy change (and its Actions
+// events are written), issues and revokes credentials (a secret shown once), sets a price (a bad one named on
+// the page), publishes a notice that halts a pair, reads webhook health and the audit log, creates an
+// operator (setup token shown once), changes their role and disables them; a SUPPORT operator is refused the
+// operators page. Every page axe-core clean, within 375 px, usable by keyboard. SCREENSHOTS=<dir> saves each
+// page's picture (docs/console/).
 import type { Page } from 'playwright-core';
 
 import { ApiFixture } from './support/app-fixture.js';

@@ -1,5 +1,5 @@
-// A user's KYC file in the operator console, in a real browser (issue 14, point 4): the documents shown
-// inline (an image as <img>, a PDF drawn into canvases by our page script with pdf.js) and served with
+// A user's KYC file in the operator console, in a real browser (docs/console.md#kyc-review): the documents
+// shown inline (an image as <img>, a PDF drawn into canvases by our page script with pdf.js) and served with
 // their own headers, uploads that carry script (a PDF/HTML polyglot, an SVG) which never run, and PDFs
 // that would cost the tab too much, drawn within the viewer's limits or not at all.
 import type { OperatorRole } from '@svc/db';

@@ -1,8 +1,8 @@
-// KYC review in the operator console, in a real browser (issue 14, point 4): the queue oldest first with
-// its age and its pages, a full review from the queue to the KYC_COMPLETED webhook a real receiver on
-// loopback gets from the real delivery worker (apps/webhooks/dist/main.js, spawned as operators run it),
-// each role allowed and refused on each page and form (nothing written), and CSRF. The documents' display
-// and safety are in console-kyc-documents.browser.spec.ts.
+// KYC review in the operator console, in a real browser (docs/console.md#kyc-review): the queue oldest first
+// with its age and its pages, a full review from the queue to the KYC_COMPLETED webhook a real receiver on
+// loopback gets from the real delivery worker (apps/webhooks/dist/main.js, spawned as operators run it), each
+// role allowed and refused on each page and form (nothing written), and CSRF. The documents' display and
+// safety are in console-kyc-documents.browser.spec.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

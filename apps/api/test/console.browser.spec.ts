@@ -1,4 +1,4 @@
-// The operator console in a real browser (issue 14, points 4 and 5): Chromium from @sparticuz/chromium
+// The operator console in a real browser (docs/console.md): Chromium from @sparticuz/chromium
 // driven by playwright-core, against the real api on the embedded PostgreSQL. Signing in with password and
 // TOTP (codes from otplib, as an authenticator app makes them), the refusals shown on the page, the way
 // back after signing in, sign-out; every page accessible (axe-core), under the CSP, at 375 px and by

@@ -1,9 +1,9 @@
-// The dashboard's events pages in a real browser with the real webhooks worker (issue 13, events and
-// deliveries): the built worker (apps/webhooks/dist/main.js) delivers to a real receiver on loopback that
-// fails until the test mends it; the event ends FAILED after its retries, is redelivered from its page, and
-// the receiver gets the body the page shows, byte for byte, with the headers it shows; a recovery since a
-// time redelivers another. Every new page passes axe-core, works by keyboard and reads at 375 px.
-// SCREENSHOTS=<dir> saves a picture of each page (scripts/dashboard-screenshots.mjs).
+// The dashboard's events pages in a real browser with the real webhooks worker (docs/dashboard.md#events):
+// the built worker (apps/webhooks/dist/main.js) delivers to a real receiver on loopback that fails until the
+// test mends it; the event ends FAILED after its retries, is redelivered from its page, and the receiver gets
+// the body the page shows, byte for byte, with the headers it shows; a recovery since a time redelivers
+// another. Every new page passes axe-core, works by keyboard and reads at 375 px. SCREENSHOTS=<dir> saves a
+// picture of each page (scripts/dashboard-screenshots.mjs).
 import { type ReceivedRequest, TestReceiver } from '@svc/webhook-sender/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 

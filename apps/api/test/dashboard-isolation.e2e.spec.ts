@@ -1,4 +1,4 @@
-// The dashboard over plain HTTP against the real api (issue 13.4): isolation between organisations on every
+// The dashboard over plain HTTP against the real api: isolation between organisations on every
 // page and form, the security headers of the web stack, and when credentials were last used. Sign-in and
 // sessions are in dashboard-sessions.e2e.spec.ts; what people see and do in dashboard.browser.spec.ts.
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';

@@ -1,4 +1,4 @@
-// The dashboard's sign-in and sessions over plain HTTP against the real api (issue 13.1 and 13.4): links
+// The dashboard's sign-in and sessions over plain HTTP against the real api (docs/dashboard.md): links
 // asked for by the organisation's backend, their rules, single use and expiry, the cookie's attributes,
 // sign-out and ending every session, CSRF and permissions on every write. Isolation and the security
 // headers are in dashboard-isolation.e2e.spec.ts; what people see and do in dashboard.browser.spec.ts.

@@ -1,9 +1,10 @@
-// The organisation dashboard in a real browser (issue 13.5): Chromium from @sparticuz/chromium driven by
-// playwright-core, against the real api on the embedded PostgreSQL and a real webhook receiver on loopback.
-// What a person sees and does: signing in by link, every page with data (axe-core finds no serious or
-// critical violation, the CSP reports nothing), every action, the keyboard, a 375 px screen. Protocol-level
-// checks (cookie attributes, CSRF, permissions, isolation on every route) are in dashboard-sessions.e2e.spec.ts.
-// SCREENSHOTS=<dir> saves a picture of each page (scripts/dashboard-screenshots.mjs).
+// The organisation dashboard in a real browser (docs/dashboard.md): Chromium from @sparticuz/chromium driven
+// by playwright-core, against the real api on the embedded PostgreSQL and a real webhook receiver on
+// loopback. What a person sees and does: signing in by link, every page with data (axe-core finds no serious
+// or critical violation, the CSP reports nothing), every action, the keyboard, a 375 px screen.
+// Protocol-level checks (cookie attributes, CSRF, permissions, isolation on every route) are in
+// dashboard-sessions.e2e.spec.ts. SCREENSHOTS=<dir> saves a picture of each page
+// (scripts/dashboard-screenshots.mjs).
 import { signedRequestHeaders } from '@svc/protocol';
 import { TestReceiver } from '@svc/webhook-sender/testing';
 import type { BrowserContext, Page } from 'playwright-core';

@@ -98,7 +98,8 @@ describe('operations', () => {
     });
 
     it("lists every route the app serves but the operators' /metrics and the web pages, and nothing else", () => {
-      // The web areas' pages and assets are not api routes (docs/decisions.md, "Dashboard: the web stack");
+      // The web areas' pages and assets are not api routes (docs/decisions.md, "Web pages: server-rendered
+      // HTML");
       // @fastify/static's /assets/* prints as `*`.
       const pages = new Set(
         webPageRoutes(api.app).map((route) => `${RequestMethod[route.method]} /${route.path}`),

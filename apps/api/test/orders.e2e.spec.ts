@@ -1,6 +1,7 @@
-// Orders against the real api on the embedded PostgreSQL, over HTTP (issue 5): execution at operator
-// prices, every check and its rejectionReason, limits at, just under and just over their values, exact
-// decimals, idempotency, one user's concurrent orders, positions, events and tenant isolation.
+// Orders against the real api on the embedded PostgreSQL, over HTTP (docs/decisions.md, "Orders: the checks
+// and limits"): execution at operator prices, every check and its rejectionReason, limits at, just under and
+// just over their values, exact decimals, idempotency, one user's concurrent orders, positions, events and
+// tenant isolation.
 import { randomUUID } from 'node:crypto';
 
 import { ORDER_REJECTION_REASONS, type Order, parseOrder, parseWebhookEventText } from '@svc/protocol';

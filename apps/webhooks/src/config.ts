@@ -1,6 +1,6 @@
 // The worker's configuration: read from the environment once at start, validated, frozen. A bad variable
-// stops the start with one line naming it (docs/decisions.md, "Operations"). The variables it shares with the
-// api (MASTER_KEY, WEBHOOK_*, ...) and the loader are @svc/runtime's.
+// stops the start with one line naming it (docs/decisions.md, "Operations: configuration errors"). The
+// variables it shares with the api (MASTER_KEY, WEBHOOK_*, ...) and the loader are @svc/runtime's.
 import { join } from 'node:path';
 
 import { Type } from 'class-transformer';

@@ -1,9 +1,9 @@
-// Delivers the api's events (docs/decisions.md, "Webhooks"). A batch is either due PENDING events the events
-// table's queue locked (event-queue.ts) or redelivery jobs from pg-boss (manual, recoveries' included):
-// make the attempts (the per-endpoint cap applies), then write every outcome in one transaction with what
-// follows from it (the next attempt's time, put-back events and jobs, FAILED and the failure e-mail). A
-// crash before that commit loses nothing: the row locks or the jobs are let go and the attempts repeat (at
-// least once; receivers drop duplicates by svc-event-id). A receiver that asked for time
+// Delivers the api's events (docs/decisions.md, "Webhooks: the events table as the queue"). A batch is either
+// due PENDING events the events table's queue locked (event-queue.ts) or redelivery jobs from pg-boss
+// (manual, recoveries' included): make the attempts (the per-endpoint cap applies), then write every outcome
+// in one transaction with what follows from it (the next attempt's time, put-back events and jobs, FAILED and
+// the failure e-mail). A crash before that commit loses nothing: the row locks or the jobs are let go and the
+// attempts repeat (at least once; receivers drop duplicates by svc-event-id). A receiver that asked for time
 // (endpoint-pauses.ts) gets no attempt before then; recoveries count their events' outcomes (recovery.ts).
 import { decryptSecret, QUEUES, bossDb, query, transaction, type WebhookDeliveryJob } from '@svc/db';
 import { eventBodyText, MAX_EVENT_RETRIES } from '@svc/protocol';
@@ -55,7 +55,7 @@ interface GivenUp {
  * has not moved or the endpoint is slow (its event put back, leaving the batch free for other endpoints),
  * else for as long as one attempt may take, so waiting holds a batch no longer than its attempts can
  * already. A flat 200 ms put back a fifth of healthy endpoints' events whenever the worker was busy
- * (bench/README.md, webhooks).
+ * (docs/decisions.md, "Webhooks: the per-endpoint cap").
  */
 const SLOT_WAITS = { checkMs: 200, maxWaitMs: ATTEMPT_TIMEOUT_MS };
 /** When a put-back job comes round again. */
@@ -201,7 +201,10 @@ export class DeliveryProcessor {
     return remembered(this.secrets, ciphertext, () => decryptSecret(this.config.masterKey, ciphertext));
   }
 
-  /** The endpoint's URL, parsed once (the sender does not change it). */
+  /**
+   * The endpoint's URL, parsed once (the sender does not change it; for the deliveries/s target:
+   * docs/decisions.md, "Webhooks: the worker's own CPU per delivery").
+   */
   private url(text: string): URL {
     return remembered(this.urls, text, () => new URL(text));
   }

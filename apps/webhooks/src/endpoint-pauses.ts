@@ -1,4 +1,4 @@
-// Receivers that ask for time (docs/decisions.md, "Events: endpoint changes, recovery, Retry-After"): a 429
+// Receivers that ask for time (docs/decisions.md, "Webhooks: a receiver's Retry-After"): a 429
 // or 503 with Retry-After pauses its whole endpoint until then, capped. The pause is stored on the endpoint
 // (paused_until) for every worker process, and kept here too, so that the jobs of a batch still waiting for
 // a slot of that endpoint see it before their attempt rather than at the next batch.

@@ -1,5 +1,6 @@
-// The per-endpoint concurrency cap (docs/decisions.md, "Webhooks"): at most `limit` attempts in flight to one
-// endpoint from this process, so one slow receiver cannot take every connection and starve the others.
+// The per-endpoint concurrency cap (docs/decisions.md, "Webhooks: the per-endpoint cap"): at most `limit`
+// attempts in flight to one endpoint from this process, so one slow receiver cannot take every connection and
+// starve the others.
 //
 // An attempt without a free slot waits in its endpoint's line, and gives up (its event is put back for
 // later, leaving the batch and its fetcher free) when the line has not moved for `checkMs`, or the

@@ -1,4 +1,4 @@
-// The event log's retention (docs/decisions.md, "Events: the log and the stream"): on a pg-boss schedule,
+// The event log's retention (docs/decisions.md, "Events: retention and pruning"): on a pg-boss schedule,
 // which runs each tick once whatever the number of workers, events older than EVENT_RETENTION_DAYS are
 // deleted in short batches (their attempts and failure records go with them), within a time budget so that
 // a backlog is worked off over several runs instead of one long one.

@@ -1,7 +1,7 @@
 // The failure e-mail (docs/api-guide.md#delivery-retries-and-the-24-hour-window, docs/decisions.md,
-// "Webhooks"): to the organisation's support addresses, at most one per endpoint per interval, listing the
-// events that failed since the last one. Over SMTP (nodemailer); with no SMTP configured it is written to a
-// local outbox and logged.
+// "Webhooks: attempts, retries and the window"): to the organisation's support addresses, at most one per
+// endpoint per interval, listing the events that failed since the last one. Over SMTP (nodemailer); with no
+// SMTP configured it is written to a local outbox and logged.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

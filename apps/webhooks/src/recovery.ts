@@ -1,4 +1,4 @@
-// Recovery (docs/decisions.md, "Events: endpoint changes, recovery, Retry-After"): the worker's side of
+// Recovery (docs/decisions.md, "Webhooks: redelivery and recovery"): the worker's side of
 // POST /api/v1/webhooks/recover/. Its job chooses the organisation's FAILED events created between `since`
 // and the request and still inside the delivery window, and queues one manual attempt of each, in one
 // transaction; the delivery processor then counts each event's outcome once (recordRecoveryOutcomes).

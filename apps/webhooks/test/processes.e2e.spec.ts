@@ -1,4 +1,4 @@
-// The built worker as separate processes (docs/decisions.md, "Services: modules, database, tests"): two of
+// The built worker as separate processes (docs/decisions.md, "Testing: processes and the worker"): two of
 // them share the load, a kill -9 in the middle of a batch loses no event and its jobs come back within 30 s,
 // and a PostgreSQL restart under load is survived without help. Real receiver, real PostgreSQL; the restart
 // uses a server of its own.

@@ -1,5 +1,5 @@
 // The TypeORM data source of both services: explicit migrations, never synchronize (docs/decisions.md,
-// "Services: modules, database, tests").
+// "Testing: a real database and real HTTP").
 import 'reflect-metadata';
 
 import { DataSource } from 'typeorm';

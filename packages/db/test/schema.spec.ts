@@ -86,7 +86,7 @@ describe('schema', () => {
   });
 });
 
-describe('queue jobs in the transaction of the change (docs/decisions.md, "Services: modules, database, tests")', () => {
+describe('queue jobs in the transaction of the change (docs/decisions.md, "Webhooks: manual jobs on pg-boss")', () => {
   let db: TestDatabase;
   let boss: PgBoss;
   beforeAll(async () => {

@@ -20,7 +20,8 @@ export interface EventBodyFields {
  */
 export function eventBodyText(fields: EventBodyFields, dataJson: string): string {
   // Written out rather than JSON.stringify of an object: the same text at two thirds of the cost, on the
-  // worker's path of every delivery (bench/README.md, webhooks). The strings go through JSON.stringify.
+  // worker's path of every delivery (for the deliveries/s target: docs/decisions.md, "Webhooks: the worker's
+  // own CPU per delivery"). The strings go through JSON.stringify.
   const eventType = fields.eventType == null ? '' : `,"eventType":${JSON.stringify(fields.eventType)}`;
   return (
     `{"event":{"orgId":${JSON.stringify(fields.orgId)},"entity":${JSON.stringify(fields.entity)}${eventType},` +

@@ -1,5 +1,5 @@
 // OAuth scopes, written MODULE:PERMISSION (docs/api-guide.md#oauth-client-credentials, docs/decisions.md,
-// "API"). READWRITE grants READ and WRITE.
+// "Wire: request signatures"). READWRITE grants READ and WRITE.
 
 export const SCOPE_MODULES = ['BASE_MODULE', 'MANAGE_USERS'] as const;
 export const SCOPE_PERMISSIONS = ['READ', 'WRITE', 'READWRITE'] as const;

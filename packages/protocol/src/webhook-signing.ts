@@ -24,8 +24,9 @@ export function webhookSigningMessage(payload: string, timestamp: number): strin
 
 /** The svc-signature value of `payload` sent at `timestamp` (ms). */
 export function signWebhook(payload: WebhookPayload, secret: string, timestamp: number): string {
-  // A text body as one message (one update costs less than three, on every delivery); bytes fed in pieces so
-  // a Buffer body is hashed as sent, without decoding it first.
+  // A text body as one message (one update costs less than three, on every delivery: for the deliveries/s
+  // target, docs/decisions.md, "Webhooks: the worker's own CPU per delivery"); bytes fed in pieces so a
+  // Buffer body is hashed as sent, without decoding it first.
   if (typeof payload === 'string') return hmacHex(secret, webhookSigningMessage(payload, timestamp));
   return hmacHex(secret, '{"payload":', payload, `,"timestamp":${checkTimestamp(timestamp)}}`);
 }

@@ -1,5 +1,5 @@
-// pino, JSON logs with secrets redacted (docs/decisions.md, "Operations"), the same for the api and the
-// worker.
+// pino, JSON logs with secrets redacted (docs/decisions.md, "Operations: logs and request ids"), the same for
+// the api and the worker.
 import { type DestinationStream, pino, type Logger } from 'pino';
 
 /** Fields that hold a secret, wherever an object carrying them is logged. */

@@ -1,5 +1,5 @@
-// The variables both services read, with one rule each (docs/decisions.md, Operations and Webhooks):
-// each service's env class extends ServiceEnvironment with its own.
+// The variables both services read, with one rule each (docs/decisions.md, "Layout: the runtime packages" and
+// "Webhooks: where they may go"): each service's env class extends ServiceEnvironment with its own.
 import { join } from 'node:path';
 
 import {

@@ -1,5 +1,5 @@
 // One attempt's outcome: the api's answer turned into the envelope's data or a typed SvcError (the error
-// mapping of docs/decisions.md, section SDK), and a fetch failure described for SvcNetworkError.
+// mapping of docs/decisions.md, "SDK: the client"), and a fetch failure described for SvcNetworkError.
 import { isEnvelope, isInsufficientScopeBody, isSuccessEnvelope } from '@svc/protocol';
 
 import { SvcError, SvcPermissionError, SvcServerError, errorForStatus } from './errors.js';

@@ -1,5 +1,5 @@
-// Which IP addresses a webhook may be sent to (docs/decisions.md, "Webhooks"): public unicast only, unless
-// the configuration names networks to allow (loopback for local development, say).
+// Which IP addresses a webhook may be sent to (docs/decisions.md, "Webhooks: where they may go"): public
+// unicast only, unless the configuration names networks to allow (loopback for local development, say).
 import { BlockList, isIP } from 'node:net';
 
 /**

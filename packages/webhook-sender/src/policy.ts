@@ -1,5 +1,6 @@
-// Where webhooks may go (docs/decisions.md, "Webhooks"): https only and public addresses only, unless
-// development asks for less. The WEBHOOK_* variables that choose a policy are read by @svc/runtime.
+// Where webhooks may go (docs/decisions.md, "Webhooks: where they may go"): https only and public addresses
+// only, unless development asks for less. The WEBHOOK_* variables that choose a policy are read by
+// @svc/runtime.
 export interface ReceiverPolicy {
   /** Plain http receivers are accepted (development only). */
   readonly allowHttp: boolean;

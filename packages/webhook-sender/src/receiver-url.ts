@@ -1,5 +1,5 @@
 // The rules a webhook URL must pass before anything is sent to it (docs/api-guide.md#webhook-signatures,
-// docs/decisions.md, "Webhooks").
+// docs/decisions.md, "Webhooks: where they may go").
 import { isIP } from 'node:net';
 
 import type { ReceiverPolicy } from './policy.js';

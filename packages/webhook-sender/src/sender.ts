@@ -1,10 +1,10 @@
 // One signed webhook request (docs/api-guide.md#webhook-signatures,
 // docs/api-guide.md#registration-and-the-challenge,
-// docs/api-guide.md#delivery-retries-and-the-24-hour-window; docs/decisions.md, "Webhooks"), shared by the
-// api (registration challenge) and the worker (deliveries): the host is resolved once, every address is
-// vetted, and the connection goes to a vetted address (the lookup that vets is the lookup that connects, so a
-// second, rebinding answer is never asked for). Redirects are not followed. The status line must arrive
-// within the attempt limit; only 200 counts.
+// docs/api-guide.md#delivery-retries-and-the-24-hour-window; docs/decisions.md, "Webhooks: where they may
+// go"), shared by the api (registration challenge) and the worker (deliveries): the host is resolved once,
+// every address is vetted, and the connection goes to a vetted address (the lookup that vets is the lookup
+// that connects, so a second, rebinding answer is never asked for). Redirects are not followed. The status
+// line must arrive within the attempt limit; only 200 counts.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type BlockList } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -23,7 +23,10 @@ export const ATTEMPT_TIMEOUT_MS = 1000;
 /** IP literal hosts remembered as allowed, at most. */
 const MAX_REMEMBERED_LITERALS = 1000;
 
-/** How much of an answer is kept for the delivery log (docs/decisions.md, "Webhooks"). */
+/**
+ * How much of an answer is kept for the delivery log (docs/decisions.md, "Webhooks: attempts, retries and the
+ * window").
+ */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /** Why an attempt failed, as the worker records it and the api answers it. */
@@ -218,7 +221,10 @@ export class WebhookSender {
     await this.agent.close();
   }
 
-  /** An IP literal host, vetted once: the policy does not change, so neither does its answer. */
+  /**
+   * An IP literal host, vetted once: the policy does not change, so neither does its answer (for the webhook
+   * deliveries/s target: docs/decisions.md, "Webhooks: the worker's own CPU per delivery").
+   */
   private checkLiteral(address: string): void {
     if (this.allowedLiterals.has(address)) return;
     this.checkAddress(address, address);
@@ -261,8 +267,9 @@ export class WebhookSender {
 }
 
 /**
- * Reads at most `limit` bytes of a body, then drops the rest; the attempt's timer destroys a body that is
- * too slow. Events rather than `for await`: its iterator cost more than the rest of reading an empty answer.
+ * Reads at most `limit` bytes of a body, then drops the rest; the attempt's timer destroys a body that is too
+ * slow. Events rather than `for await`: its iterator cost more than the rest of reading an empty answer (for
+ * the deliveries/s target: docs/decisions.md, "Webhooks: the worker's own CPU per delivery").
  */
 function readExcerpt(body: Readable, limit: number): Promise<string> {
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
-// The audit log of the operator surface (docs/decisions.md, "API"): one row per admin write, written in the
-// transaction of the change it describes, so the log never shows a change that did not happen or misses
-// one that did. Details carry ids and the request, never a secret. It is a record: nothing reads it to
-// decide what to do.
+// The audit log of the operator surface (docs/decisions.md, "Organisations: the audit log"): one row per
+// admin write, written in the transaction of the change it describes, so the log never shows a change that
+// did not happen or misses one that did. Details carry ids and the request, never a secret. It is a record:
+// nothing reads it to decide what to do.
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 

@@ -1,5 +1,6 @@
-// Who is calling: the one global guard over the bearer and API key strategies and the operators' credentials (docs/decisions.md, "API"). The
-// guard applies to every route through APP_GUARD; the module itself is not global.
+// Who is calling: the one global guard over the bearer and API key strategies and the operators' credentials
+// (docs/decisions.md, "Authentication: either method on every organisation route"). The guard applies to
+// every route through APP_GUARD; the module itself is not global.
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';

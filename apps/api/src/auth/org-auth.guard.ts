@@ -1,6 +1,7 @@
 // The one global guard: every route needs an organisation's credentials (a bearer token or an API key
-// signature, docs/decisions.md, "API") unless it is @Public() or an operator route (@RequireRole, whose
-// caller OperatorAuthService establishes); a bearer token must also carry the route's @RequireScope().
+// signature, docs/decisions.md, "Authentication: either method on every organisation route") unless it is
+// @Public() or an operator route (@RequireRole, whose caller OperatorAuthService establishes); a bearer token
+// must also carry the route's @RequireScope().
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
@@ -34,7 +35,10 @@ export class OrgAuthGuard extends AuthGuard([BEARER_STRATEGY, HMAC_STRATEGY]) {
     super();
   }
 
-  /** What each route declared, read once per handler rather than three lookups per request. */
+  /**
+   * What each route declared, read once per handler rather than three lookups per request (for the bearer
+   * echo target: docs/decisions.md, "Request path: the signature strategy first").
+   */
   private readonly rules = new WeakMap<object, RouteRules>();
 
   private rulesOf(context: ExecutionContext): RouteRules {

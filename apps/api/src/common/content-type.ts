@@ -1,7 +1,6 @@
 // Which body types each route takes: JSON everywhere, form-urlencoded for the token endpoint only,
 // multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser runs, so a body
-// a route does not take is a 415 and nothing is written (docs/decisions.md, "The contract: exact money and
-// bad input").
+// a route does not take is a 415 and nothing is written (docs/decisions.md, "Requests: JSON bodies").
 import type { FastifyRequest } from 'fastify';
 
 import { webAreaOf } from '../web/web-areas.js';
@@ -17,7 +16,10 @@ const takes = (media: string, route: string) =>
   ONLY_ON[media]?.includes(route) === true ||
   (media === 'application/x-www-form-urlencoded' && webAreaOf(route) !== undefined);
 
-/** The header of nearly every body: nothing to check. */
+/**
+ * The header of nearly every body: nothing to check, no header split (for the bearer echo target:
+ * docs/decisions.md, "Request path: one hook for the api's own steps").
+ */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
 
 /** Throws the 415 when the request's body type is not one its route takes (common/request-hooks.ts). */

@@ -1,6 +1,5 @@
-// Exact decimal arithmetic for money and quantities (docs/decisions.md, "Services: modules, database,
-// tests"): decimal.js in code, numeric(38,8) in PostgreSQL, and JSON numbers on the wire written with exactly
-// the stored digits.
+// Exact decimal arithmetic for money and quantities (docs/decisions.md, "Orders: amounts"): decimal.js in
+// code, numeric(38,8) in PostgreSQL, and JSON numbers on the wire written with exactly the stored digits.
 import Decimal from 'decimal.js';
 import { Transform } from 'class-transformer';
 import { registerDecorator, type ValidationOptions } from 'class-validator';

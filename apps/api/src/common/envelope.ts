@@ -1,8 +1,9 @@
-// Wraps what a handler returns in the success envelope. Routes marked @RawResponse() (metrics, the echo,
-// the event log, the web pages) answer as they are; nothing else is guessed. The wrapping is done where
-// Nest hands a handler's result to Fastify (EnvelopeFastifyAdapter.reply), not in a global interceptor:
-// any interceptor puts every request through Nest's rxjs pipeline; without it the echo took 13 to 37 %
-// less CPU (bench/README.md, "api: the bearer path layer by layer").
+// Wraps what a handler returns in the success envelope. Routes marked @RawResponse() (metrics, the echo, the
+// event log, the web pages) answer as they are; nothing else is guessed. The wrapping is done where Nest
+// hands a handler's result to Fastify (EnvelopeFastifyAdapter.reply), not in a global interceptor: any
+// interceptor puts every request through Nest's rxjs pipeline; without it the echo took 13 to 37 % less CPU
+// (docs/decisions.md, "Request path: the envelope in the adapter": every target of the api, the bearer echo's
+// most).
 import { ServerResponse } from 'node:http';
 
 import { FastifyAdapter, RouteConfig } from '@nestjs/platform-fastify';

@@ -1,10 +1,11 @@
-// Graceful shutdown of the HTTP side (docs/decisions.md, "Operations"). On close, Fastify stops accepting
-// connections, closes the idle ones and waits for the requests in flight; but a kept-alive connection whose
-// request finishes after that stays open until the client's idle timeout, holding the shutdown (5 s for
-// Node's agent, a minute behind some proxies). The answers in flight when closing starts therefore say
-// Connection: close (a request arriving later gets Fastify's own 503, which says it too). Done once, at
-// close, on each connection's current answer, rather than by a hook on every answer: a Fastify onSend hook
-// costs its dispatch on every request (bench/README.md, "Issue 15, sixth session").
+// Graceful shutdown of the HTTP side (docs/decisions.md, "Operations: graceful shutdown"). On close, Fastify
+// stops accepting connections, closes the idle ones and waits for the requests in flight; but a kept-alive
+// connection whose request finishes after that stays open until the client's idle timeout, holding the
+// shutdown (5 s for Node's agent, a minute behind some proxies). The answers in flight when closing starts
+// therefore say Connection: close (a request arriving later gets Fastify's own 503, which says it too). Done
+// once, at close, on each connection's current answer, rather than by a hook on every answer: a Fastify
+// onSend hook costs its dispatch on every request (for the bearer echo target: docs/decisions.md, "Request
+// path: no hook for occasional work").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

@@ -30,10 +30,10 @@ const BODY_AS_TEXT = 'jsonBodyAsText';
 /**
  * The route reads its JSON body only as text (`canonicalBodyOf`), as the echo does: the parser checks it and
  * keeps its compact text as for every route (invalid JSON and duplicate keys are still a 400), but builds no
- * object that nothing would read (`request.body` stays undefined), unless the body may hold what
- * something else reads or refuses in it: `access_token` (the bearer strategy takes a token from the body)
- * or a prototype key (refused in every body). `JSON.parse` and its checks were 9 % of the bearer echo's CPU
- * (bench/README.md, "Issue 15, fourth session: the bearer echo").
+ * object that nothing would read (`request.body` stays undefined), unless the body may hold what something
+ * else reads or refuses in it: `access_token` (the bearer strategy takes a token from the body) or a
+ * prototype key (refused in every body). `JSON.parse` and its checks were 9 % of the bearer echo's CPU: for
+ * the bearer echo target (docs/decisions.md, "Request path: the body parsed and canonicalised once").
  */
 export function JsonBodyAsText(): MethodDecorator {
   return (_target: object, _key: string | symbol, descriptor: PropertyDescriptor): void => {
@@ -58,8 +58,9 @@ const SUSPECT_KEY = /__proto__|constructor|prototype|\\u/;
 /**
  * Whether JSON.parse needs reviveBody for `text` (JSON already checked): when a key may be a prototype key,
  * or a number keeps its text (NumberText). Else the reviver would change nothing, and a reviver makes
- * JSON.parse several times dearer (bench/README.md, "api: the bearer path layer by layer"). One pass over
- * the text: strings are skipped, each number literal is checked.
+ * JSON.parse several times dearer: for the signed routes' CPU target (docs/decisions.md, "Request path: the
+ * body parsed and canonicalised once"). One pass over the text: strings are skipped, each number literal is
+ * checked.
  */
 function needsReviver(text: string): boolean {
   if (SUSPECT_KEY.test(text)) return true;
@@ -104,10 +105,11 @@ function keepsText(literal: string): boolean {
 }
 
 /**
- * The request's field holding the compact (canonical) text of its JSON body, as the parser's check made it.
- * A field declared on Fastify's requests (`declareCanonicalBody`), not a WeakMap: a WeakMap entry for every
- * request cost 3 to 4 µs of CPU in-process (its ephemeron table and the collector's work on it), about
- * as much as canonicalising the body.
+ * The request's field holding the compact (canonical) text of its JSON body, as the parser's check made it. A
+ * field declared on Fastify's requests (`declareCanonicalBody`), not a WeakMap: a WeakMap entry for every
+ * request cost 3 to 4 µs of CPU in-process (its ephemeron table and the collector's work on it), about as
+ * much as canonicalising the body: for the bearer echo target (docs/decisions.md, "Request path: the body
+ * parsed and canonicalised once").
  */
 const CANONICAL_BODY = Symbol('canonicalJsonBody');
 

@@ -1,5 +1,5 @@
-// The api's logs (JSON, secrets redacted, docs/decisions.md, "Operations"): one line per request with its id,
-// which the caller may choose (X-Request-Id) and always gets back.
+// The api's logs (JSON, secrets redacted, docs/decisions.md, "Operations: logs and request ids"): one line
+// per request with its id, which the caller may choose (X-Request-Id) and always gets back.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -31,10 +31,10 @@ export function echoRequestId(request: FastifyRequest, reply: FastifyReply): voi
 
 /**
  * Fastify's childLoggerFactory: each request's logger (its `reqId` binding) is made when a line is first
- * written at an enabled level, not for every request. A pino child with the redaction paths costs about
- * 5 % of the bearer echo's CPU (bench/README.md, "api: the bearer path layer by layer"), and a request
- * that succeeds at LOG_LEVEL warn writes nothing. A route with its own log level or serializers gets
- * its child at once, as Fastify would make it.
+ * written at an enabled level, not for every request. A pino child with the redaction paths costs about 5 %
+ * of the bearer echo's CPU (for its target: docs/decisions.md, "Request path: the request logger made at
+ * first write"), and a request that succeeds at LOG_LEVEL warn writes nothing. A route with its own log level
+ * or serializers gets its child at once, as Fastify would make it.
  */
 export function requestChildLogger(
   logger: FastifyBaseLogger,
@@ -108,9 +108,9 @@ export type AnsweredRequestListener = (request: FastifyRequest, reply: FastifyRe
 /**
  * Fastify's request log: one line per request when it is answered (in place of its two): method, URL with
  * secret query values redacted, route pattern, status and duration. Headers and bodies are never logged.
- * Fastify calls it on every answer, so the listeners given to `onAnswered` are told there too, at no
- * hook's cost (an onResponse hook is a dispatch more on every request: bench/README.md, "Issue 15, sixth
- * session").
+ * Fastify calls it on every answer, so the listeners given to `onAnswered` are told there too, at no hook's
+ * cost (an onResponse hook is a dispatch more on every request; for the bearer echo target:
+ * docs/decisions.md, "Request path: no hook for occasional work").
  */
 export class RequestLog extends LogController {
   private readonly listeners: AnsweredRequestListener[] = [];

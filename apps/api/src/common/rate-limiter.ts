@@ -1,5 +1,5 @@
 // A fixed-window counter per key, in this process's memory. Enough for the token endpoint's brute-force
-// guard: the limit then applies per instance (see docs/decisions.md).
+// guard: the limit then applies per instance (docs/decisions.md, "Authentication: OAuth tokens").
 export class RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 

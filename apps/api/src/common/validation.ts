@@ -47,10 +47,11 @@ const memoised = new WeakSet<MetadataStorage>();
 /**
  * class-validator finds a class's rules afresh on every validation (its own, then those of every class
  * registered that it extends: an instanceof test per DTO of the app), and the ValidationPipe a second time
- * for its binary-value check (the pipe's time on the signed write's body 17 -> 12 µs, on the order's 37 ->
- * 24 µs in a micro-benchmark, bench/README.md, "Issue 15, fourth session"). The rules are fixed once the classes are loaded, so each lookup without groups or schema is
- * kept per class and options, with its grouping by property; registering a rule (a class loaded late)
- * forgets them all. The callers only read what they get.
+ * for its binary-value check (the pipe's time on the signed write's body 17 -> 12 µs, on the order's 37 -> 24
+ * µs in a micro-benchmark; for the signed routes' CPU target: docs/decisions.md, "Request path: validation
+ * rules kept per DTO class"). The rules are fixed once the classes are loaded, so each lookup without groups
+ * or schema is kept per class and options, with its grouping by property; registering a rule (a class loaded
+ * late) forgets them all. The callers only read what they get.
  */
 function memoiseRuleLookups(storage: MetadataStorage = getMetadataStorage()): void {
   if (memoised.has(storage)) return;

@@ -1,6 +1,6 @@
 // The service's configuration: read from the environment once at start, validated, then frozen. A bad
-// variable stops the start with one line naming it and the rule (docs/decisions.md, "Operations"). The
-// variables the worker reads too, and the loader, are @svc/runtime's.
+// variable stops the start with one line naming it and the rule (docs/decisions.md, "Operations:
+// configuration errors"). The variables the worker reads too, and the loader, are @svc/runtime's.
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import {

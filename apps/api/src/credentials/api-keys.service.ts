@@ -1,7 +1,7 @@
-// An organisation's API keys (docs/decisions.md, "API"): several live at once for rotation; the secret is in
-// the issuing answer only, and stored encrypted (HMAC needs it in clear). Revocation drops this instance's
-// credential cache after the commit, so the key is refused here at once and on the other instances when their
-// 0.5 s cache entry expires.
+// An organisation's API keys (docs/decisions.md, "Authentication: the credentials cache and revocation"):
+// several live at once for rotation; the secret is in the issuing answer only, and stored encrypted (HMAC
+// needs it in clear). Revocation drops this instance's credential cache after the commit, so the key is
+// refused here at once and on the other instances when their 0.5 s cache entry expires.
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 

@@ -1,7 +1,8 @@
-// Every query of an organisation's credentials: api_keys, oauth_clients, oauth_tokens and
-// used_signatures. TypeORM throughout, except claimSignature and touch: they run on every signed request
-// (touch once a minute per credential), and one plain statement costs about half the CPU of the query
-// builder's (bench/README.md, api); on a pool connection through @svc/db's `query`, not TypeORM's.
+// Every query of an organisation's credentials: api_keys, oauth_clients, oauth_tokens and used_signatures.
+// TypeORM throughout, except claimSignature and touch: they run on every signed request (touch once a minute
+// per credential), and one plain statement costs about half the CPU of the query builder's
+// (docs/decisions.md, "Request path: SQL on the hot tables": the signed routes' CPU target); on a pool
+// connection through @svc/db's `query`, not TypeORM's.
 import { Injectable } from '@nestjs/common';
 import { ApiKey, OAuthClient, OAuthToken, query, UsedSignature } from '@svc/db';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';

@@ -1,6 +1,7 @@
-// Looks up API keys and access tokens for the auth guard. Lookups are cached for half a second: enough
-// to take the database off the hot path of a busy client, short enough that a revocation reaches every
-// instance within 1 s (docs/decisions.md, "API") without any cross-instance messaging.
+// Looks up API keys and access tokens for the auth guard. Lookups are cached for half a second: enough to
+// take the database off the hot path of a busy client, short enough that a revocation reaches every instance
+// within 1 s (docs/decisions.md, "Authentication: the credentials cache and revocation") without any
+// cross-instance messaging.
 import { Inject, Injectable } from '@nestjs/common';
 import { isScope, type Scope } from '@svc/protocol';
 
@@ -33,7 +34,8 @@ class TtlCache<V> {
   private readonly entries = new Map<string, { value: V | null; until: number }>();
   /**
    * Loads under way: the requests that miss while a key loads wait for that load rather than each querying
-   * (at every expiry, every connection of a busy client missed at once: 8 µs of TypeORM per bearer echo).
+   * (at every expiry, every connection of a busy client missed at once: 8 µs of TypeORM per bearer echo; for
+   * its target: docs/decisions.md, "Request path: credentials on the hot path").
    */
   private readonly loading = new Map<string, Promise<V | null>>();
   /** Bumped by `clear`: a load begun before it must not cache what it read. */
@@ -83,7 +85,8 @@ export class CredentialsService {
   private readonly tokens = new TtlCache<LiveToken>(CACHE_TTL_MS);
   /**
    * When this instance last recorded each credential's use, by kind, then by row id: the id is the cached
-   * lookup's own string, so this costs no string building per request.
+   * lookup's own string, so this costs no string building per request (for the bearer echo target:
+   * docs/decisions.md, "Request path: credentials on the hot path").
    */
   private readonly touched = { apiKey: new Map<string, number>(), client: new Map<string, number>() };
 

@@ -1,8 +1,8 @@
-// An organisation's OAuth clients and their access tokens (docs/decisions.md, "API"). The client secret is in
-// the issuing answer only, and stored under a slow hash. Revoking a client revokes its tokens too; an
-// organisation's tokens can also be revoked all at once (a leaked token: clients fetch a new one with
-// their credentials). Both drop this instance's credential cache after the commit; other instances
-// follow within their 0.5 s cache TTL.
+// An organisation's OAuth clients and their access tokens (docs/decisions.md, "Authentication: the
+// credentials cache and revocation"). The client secret is in the issuing answer only, and stored under a
+// slow hash. Revoking a client revokes its tokens too; an organisation's tokens can also be revoked all at
+// once (a leaked token: clients fetch a new one with their credentials). Both drop this instance's credential
+// cache after the commit; other instances follow within their 0.5 s cache TTL.
 import { Injectable } from '@nestjs/common';
 import { parseScopes, type Scope, ScopeError } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';

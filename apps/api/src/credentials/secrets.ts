@@ -1,6 +1,6 @@
-// Credentials at rest (docs/decisions.md, "API"): API secrets encrypted (HMAC needs them in clear), OAuth client
-// secrets under a slow hash, access tokens under SHA-256 (they carry 256 random bits, so a fast hash is
-// enough and keeps the bearer check cheap).
+// Credentials at rest (docs/decisions.md, "Authentication: credentials at rest"): API secrets encrypted (HMAC
+// needs them in clear), OAuth client secrets under a slow hash, access tokens under SHA-256 (they carry 256
+// random bits, so a fast hash is enough and keeps the bearer check cheap).
 import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -48,7 +48,10 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return timingSafeEqual(actual, expected);
 }
 
-/** SHA-256 in hex, in one call (a Hash object per call costs about 0.6 µs more). */
+/**
+ * SHA-256 in hex, in one call (a Hash object per call costs about 0.6 µs more, on every bearer request: for
+ * the bearer echo and read targets, docs/decisions.md, "Request path: credentials on the hot path").
+ */
 export function sha256Hex(value: string): string {
   return hash('sha256', value, 'hex');
 }

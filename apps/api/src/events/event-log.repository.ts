@@ -1,7 +1,7 @@
 // Every read of the event log and the event stream, and the leases of open streams (docs/decisions.md,
-// "Events: the log and the stream"). Plain SQL: the data comes back as the JSON text stored, never parsed,
-// so that the body answered is the one delivered, digit for digit; and the stream's read runs on every
-// commit of an organisation with a stream open.
+// "Events: serving the stream"). Plain SQL: the data comes back as the JSON text stored, never parsed, so
+// that the body answered is the one delivered, digit for digit; and the stream's read runs on every commit of
+// an organisation with a stream open.
 import { Injectable } from '@nestjs/common';
 import { query, type EventStatus, type Statement } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';

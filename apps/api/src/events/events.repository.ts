@@ -1,9 +1,10 @@
 // The outbox: every write of the events table, always inside the caller's transaction, with the NOTIFY that
 // wakes the webhooks worker and the event streams. The events table is the worker's queue (a new PENDING
 // event is due at once); only a redelivery is a pg-boss job. Plain SQL: an event is written by every change
-// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api),
-// sent on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper (its logger
-// call, four subscriber broadcasts and result object per statement).
+// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (docs/decisions.md,
+// "Request path: SQL on the hot tables": the signed routes' targets), sent on the transaction's pg connection
+// (@svc/db's `query`), past TypeORM's query wrapper (its logger call, four subscriber broadcasts and result
+// object per statement).
 import { Inject, Injectable } from '@nestjs/common';
 import {
   EVENTS_CHANNEL,
@@ -35,7 +36,7 @@ export class EventsRepository {
   /**
    * The event's row. The same statement notifies the worker and the event streams (delivered at commit, to
    * every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
-   * (docs/decisions.md, "Events: the log and the stream").
+   * (docs/decisions.md, "Events: serving the stream").
    */
   async insert(manager: EntityManager, id: string, event: NewEvent): Promise<void> {
     await query(

@@ -1,5 +1,5 @@
 // Records an organisation's events with their delivery jobs in the caller's transaction, so a change and
-// its event commit together or not at all (docs/decisions.md, "Services: modules, database, tests").
+// its event commit together or not at all (docs/decisions.md, "Events: the outbox").
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';

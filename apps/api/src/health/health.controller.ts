@@ -1,4 +1,5 @@
-// Liveness and readiness for orchestrators (docs/decisions.md, "Operations"), outside the api/v1 prefix.
+// Liveness and readiness for orchestrators (docs/decisions.md, "Requests: errors"), outside the api/v1
+// prefix.
 import { Controller, Get } from '@nestjs/common';
 
 import { Public } from '../auth/decorators.js';

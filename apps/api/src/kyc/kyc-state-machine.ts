@@ -1,5 +1,6 @@
 // Which KYC steps are legal from which state, and which events each step emits (docs/api-guide.md#events,
-// docs/decisions.md, "Trading"). Pure: the service locks the user, asks here, then writes what it is told.
+// docs/decisions.md, "KYC: routes and the state machine"). Pure: the service locks the user, asks here, then
+// writes what it is told.
 import type { KycState } from '@svc/db';
 import type { KycEventType, UserStatus } from '@svc/protocol';
 

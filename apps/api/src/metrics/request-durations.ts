@@ -1,8 +1,8 @@
 // http_request_duration_seconds (docs/operations.md, "The api"): a histogram by method, route pattern and
 // status, exposed through the prom-client registry as prom-client's Histogram exposes one, but observed
 // without its per-call work. prom-client's `observe` (or a `labels()` child's) builds a labels object,
-// validates it and hashes it to a string on every request: 1.5 to 2 % of the bearer echo's CPU
-// (bench/README.md, "Issue 15, fourth session: the bearer echo"). Here each series is found through three
+// validates it and hashes it to a string on every request: 1.5 to 2 % of the bearer echo's CPU (for its
+// target: docs/decisions.md, "Request path: the request histogram"). Here each series is found through three
 // maps (method, route, status code) and the request adds to its bucket, sum and count.
 import type { Registry } from 'prom-client';
 

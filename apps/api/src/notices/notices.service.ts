@@ -1,6 +1,7 @@
-// System notices (docs/decisions.md, "Trading"): operators publish MAINTENANCE_ALERTS, ASSET_ENABLE or
-// ASSET_DISABLE; every organisation with an ACTIVE webhook gets a SystemInformation event, and ASSET_DISABLE
-// halts trading in the pair until an ASSET_ENABLE (or the notice's endTime). All of it in one transaction.
+// System notices (docs/decisions.md, "Notices: system notices and halts"): operators publish
+// MAINTENANCE_ALERTS, ASSET_ENABLE or ASSET_DISABLE; every organisation with an ACTIVE webhook gets a
+// SystemInformation event, and ASSET_DISABLE halts trading in the pair until an ASSET_ENABLE (or the notice's
+// endTime). All of it in one transaction.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 

@@ -1,4 +1,5 @@
-// Client-credentials tokens (docs/api-guide.md#oauth-client-credentials, docs/decisions.md, "API").
+// Client-credentials tokens (docs/api-guide.md#oauth-client-credentials, docs/decisions.md, "Authentication:
+// OAuth tokens").
 import { Inject, Injectable } from '@nestjs/common';
 import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
 

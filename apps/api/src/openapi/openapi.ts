@@ -1,8 +1,8 @@
 // The OpenAPI document, generated from the controllers by @nestjs/swagger and served raw at /openapi.json
 // with Swagger UI at /docs. Routes say who may call them with @Public, @RequireScope and @RequireRole
 // (auth/decorators.ts) and what they answer with @ApiRoute (route.decorators.ts); here the failures every
-// route of a kind gives, the path parameters' rules, and the tags are added (docs/decisions.md, "The
-// contract: the OpenAPI document").
+// route of a kind gives, the path parameters' rules, and the tags are added (docs/decisions.md, "Operations:
+// the OpenAPI document").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

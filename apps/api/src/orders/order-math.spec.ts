@@ -1,8 +1,7 @@
 // The money arithmetic of orders on its own, without PostgreSQL: examples worked by hand, then properties
-// over generated amounts (fast-check) for what must hold for every order (docs/decisions.md, "Services:
-// modules, database, tests" and "Trading"): fees add up, rounding never creates value, a quote amount is
-// never overspent, and the checks answer the first rule broken, with every limit holding at its value and
-// failing one unit over it.
+// over generated amounts (fast-check) for what must hold for every order (docs/decisions.md, "Testing:
+// money"): fees add up, rounding never creates value, a quote amount is never overspent, and the checks
+// answer the first rule broken, with every limit holding at its value and failing one unit over it.
 import type { OrgPolicy } from '@svc/db';
 import type { OrderRejectionReason, OrderSide } from '@svc/protocol';
 import Decimal from 'decimal.js';
@@ -235,7 +234,7 @@ describe('sizeOrder', () => {
   });
 });
 
-/** The rules in the order they are checked (docs/decisions.md, "Trading"). */
+/** The rules in the order they are checked (docs/decisions.md, "Orders: the checks and limits"). */
 const BUY_RULES: readonly OrderRejectionReason[] = [
   'USER_NOT_ACTIVE',
   'KYC_NOT_COMPLETED',
@@ -348,7 +347,7 @@ describe('failedCheck', () => {
     expect(failedCheck(order('BUY', 'quantity', 1), facts({ holdingsValue: null }), sizing(5))).toBeNull();
   });
 
-  it('property: answers the first rule broken, in the order they are checked (docs/decisions.md, "Trading"), whatever else is broken', () => {
+  it('property: answers the first rule broken, in the order they are checked (docs/decisions.md, "Orders: the checks and limits"), whatever else is broken', () => {
     const aBuyOrSell = aSide.chain((side) =>
       fc.record({
         side: fc.constant(side),

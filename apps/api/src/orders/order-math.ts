@@ -1,5 +1,5 @@
 // What an order is worth, whether it may trade, and what its fill costs: pure functions over Decimal, so
-// every check and amount is exact (docs/decisions.md, "Services: modules, database, tests" and "Trading").
+// every check and amount is exact (docs/decisions.md, "Orders: amounts" and "Orders: the checks and limits").
 import type { Order, OrderAmountField, OrgPolicy } from '@svc/db';
 import type { OrderRejectionReason, OrderSide, OrderStatus, UserStatus } from '@svc/protocol';
 import Decimal from 'decimal.js';
@@ -65,7 +65,10 @@ export function sizeOrder(request: OrderRequest, price: Dec): Sizing {
   return { quantity: round(request.amount.div(price), Decimal.ROUND_DOWN), value: request.amount };
 }
 
-/** The first check the order fails, in the order they are checked (docs/decisions.md, "Trading"), or null. */
+/**
+ * The first check the order fails, in the order they are checked (docs/decisions.md, "Orders: the checks and
+ * limits"), or null.
+ */
 export function failedCheck(
   request: OrderRequest,
   facts: TradingFacts,

@@ -1,10 +1,10 @@
-// Every query of orders and positions. The statements of an order's transaction are plain SQL, each
-// fetching all it can in one round trip: through TypeORM's builders the order route cost about 0.05 ms
-// of CPU more per row written (bench/README.md, api); they go on the transaction's pg connection
-// (@svc/db's `query`), past TypeORM's query wrapper. A single order by id or clientOrderId too: the
-// bearer read (GET /api/v1/orders/{id}/) is that one statement after the token check, and the find
-// builder builds the query and maps the row anew on every call; by id it is also prepared, on the pool's
-// connection (@svc/db's query). Lists go through TypeORM.
+// Every query of orders and positions. The statements of an order's transaction are plain SQL, each fetching
+// all it can in one round trip: through TypeORM's builders the order route cost about 0.05 ms of CPU more per
+// row written (docs/decisions.md, "Request path: SQL on the hot tables": the signed order and bearer read
+// targets); they go on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper. A
+// single order by id or clientOrderId too: the bearer read (GET /api/v1/orders/{id}/) is that one statement
+// after the token check, and the find builder builds the query and maps the row anew on every call; by id it
+// is also prepared, on the pool's connection (@svc/db's query). Lists go through TypeORM.
 import { Injectable } from '@nestjs/common';
 import { Order, type OrgPolicy, query, type Statement } from '@svc/db';
 import type { UserStatus } from '@svc/protocol';

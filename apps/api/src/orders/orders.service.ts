@@ -1,7 +1,7 @@
-// Market orders of an organisation's users (docs/api-guide.md#orders-events, docs/decisions.md, "Trading").
-// One transaction per order: lock the user, read the facts the checks need, fill through the venue or reject,
-// store the order, move the position and record the Orders event, so an order, its position change and its
-// event commit together.
+// Market orders of an organisation's users (docs/api-guide.md#orders-events, docs/decisions.md, "Orders: one
+// transaction per order"). One transaction per order: lock the user, read the facts the checks need, fill
+// through the venue or reject, store the order, move the position and record the Orders event, so an order,
+// its position change and its event commit together.
 import { Inject, Injectable } from '@nestjs/common';
 import { type Order, type OrgPolicy, writeTransaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';

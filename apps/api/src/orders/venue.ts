@@ -1,6 +1,6 @@
-// Where market orders are executed (docs/decisions.md, "Trading"). The service decides whether an order may
-// trade; the venue says at what price it filled. Another venue (a broker's or an exchange's adapter) is
-// passed to the app as `AppDependencies.venue`.
+// Where market orders are executed (docs/decisions.md, "Orders: one transaction per order"). The service
+// decides whether an order may trade; the venue says at what price it filled. Another venue (a broker's or an
+// exchange's adapter) is passed to the app as `AppDependencies.venue`.
 import type { OrderSide } from '@svc/protocol';
 import type { EntityManager } from 'typeorm';
 

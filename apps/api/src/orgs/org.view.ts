@@ -2,7 +2,10 @@ import type { OrgPolicy, Organisation } from '@svc/db';
 
 import { exactNumber } from '../common/decimal.js';
 
-/** GET /api/v1/org/ (docs/decisions.md, "Trading"). `webhook` is null until one is registered. */
+/**
+ * GET /api/v1/org/ (docs/decisions.md, "Organisations: fields and views"). `webhook` is null until one is
+ * registered.
+ */
 export function orgView(org: Organisation, webhook: { url: string; status: string } | null = null) {
   return {
     orgId: org.id,

@@ -1,6 +1,6 @@
 // Organisations: their own view (GET /api/v1/org/) and the operator surface: create, read, list, change
 // name, kycDomain, plan and support addresses. Policy changes emit Actions events and have their own
-// feature (policy/, docs/decisions.md, "Trading").
+// feature (policy/, docs/decisions.md, "Organisations: the policy").
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_POLICY, type Organisation, type OrgPolicy } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';

@@ -1,7 +1,7 @@
-// An organisation's policy on the operator surface (docs/decisions.md, "Trading"): enabled assets, the four
-// limits and the fees. Each changed limit, and a changed set of enabled assets, emits one Actions event
-// (docs/api-guide.md#events) with the complete new map, in the transaction that saves the policy and writes
-// its audit entry.
+// An organisation's policy on the operator surface (docs/decisions.md, "Organisations: the policy"): enabled
+// assets, the four limits and the fees. Each changed limit, and a changed set of enabled assets, emits one
+// Actions event (docs/api-guide.md#events) with the complete new map, in the transaction that saves the
+// policy and writes its audit entry.
 import { Injectable } from '@nestjs/common';
 import type { OrgPolicy } from '@svc/db';
 import type { ActionName, ActionsData } from '@svc/protocol';

@@ -1,5 +1,6 @@
-// Operator prices (docs/decisions.md, "Trading"): the price of each trading pair at which the default venue
-// fills market orders. A pair without a price has no market. Every change is audited in its transaction.
+// Operator prices (docs/decisions.md, "Prices: operator prices"): the price of each trading pair at which the
+// default venue fills market orders. A pair without a price has no market. Every change is audited in its
+// transaction.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 

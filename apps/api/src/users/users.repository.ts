@@ -1,7 +1,8 @@
 // Every query of the users table. Writes are plain SQL: the user insert is on the signed-write hot path,
-// where TypeORM's insert builder cost about 0.05 ms of CPU per row (bench/README.md, api), and updates
-// follow the same way so the table has one; the insert goes on the transaction's pg connection
-// (@svc/db's `query`), past TypeORM's query wrapper. Reads go through TypeORM.
+// where TypeORM's insert builder cost about 0.05 ms of CPU per row (docs/decisions.md, "Request path: SQL on
+// the hot tables": the signed write targets), and updates follow the same way so the table has one; the
+// insert goes on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper. Reads go
+// through TypeORM.
 import { Injectable } from '@nestjs/common';
 import { query, User } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual, Like } from 'typeorm';

@@ -1,5 +1,5 @@
-// Users of an organisation (docs/api-guide.md#users-events, docs/decisions.md, "Trading"). Every change
-// writes its Users event in the same transaction.
+// Users of an organisation (docs/api-guide.md#users-events, docs/decisions.md, "Users: records and lists").
+// Every change writes its Users event in the same transaction.
 import { Injectable } from '@nestjs/common';
 import { type User, writeTransaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';

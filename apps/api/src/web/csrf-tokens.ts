@@ -1,7 +1,8 @@
-// Tokens against cross-site request forgery for every form of a web area (docs/decisions.md, "Dashboard:
-// the web stack"): synchroniser tokens tied to the session. Each session's secret is derived from the master
-// key and the session's id, so nothing more is stored; @fastify/csrf salts every token and binds it to the
-// session id, and verifies in constant time. SameSite=Strict cookies are a second line, not the only one.
+// Tokens against cross-site request forgery for every form of a web area (docs/decisions.md, "Web pages:
+// security headers and CSRF"): synchroniser tokens tied to the session. Each session's secret is derived from
+// the master key and the session's id, so nothing more is stored; @fastify/csrf salts every token and binds
+// it to the session id, and verifies in constant time. SameSite=Strict cookies are a second line, not the
+// only one.
 import { createHmac } from 'node:crypto';
 
 import Tokens from '@fastify/csrf';

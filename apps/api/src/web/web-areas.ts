@@ -1,6 +1,7 @@
-// The areas the api serves to people as HTML pages beside /api/v1 (docs/decisions.md, "Dashboard: the web
-// stack"). Under each: no global /api/v1 prefix, HTML forms accepted, the strict security headers on every
-// answer, errors as pages. An area (the organisation dashboard; the operator console) adds itself here.
+// The areas the api serves to people as HTML pages beside /api/v1 (docs/decisions.md, "Web pages:
+// server-rendered HTML"). Under each: no global /api/v1 prefix, HTML forms accepted, the strict security
+// headers on every answer, errors as pages. An area (the organisation dashboard; the operator console) adds
+// itself here.
 import type { INestApplicationContext, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
@@ -52,7 +53,8 @@ export const ASSETS_PATH = '/assets';
 
 /**
  * Whether the path of `url` (before any `?`) is `path` or under it. Asked several times per request (the
- * security headers' hook, the filter forms' hook), every api request included: no string is made.
+ * security headers' hook, the filter forms' hook), every api request included: no string is made (for the
+ * bearer echo target: docs/decisions.md, "Request path: one hook for the api's own steps").
  */
 const within = (url: string, path: string) => {
   if (!url.startsWith(path)) return false;

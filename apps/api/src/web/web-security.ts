@@ -1,10 +1,11 @@
-// The security headers of every answer in a web area (docs/decisions.md, "Dashboard: the web stack"), set
-// once here through helmet: a Content-Security-Policy that allows no inline script or style and no framing,
-// and the rest of helmet's defaults (nosniff, HSTS, same-origin opener and resource policy), with no
-// referrer sent to other sites. helmet's middleware is made once and called from the api's one request hook
-// (common/request-hooks.ts); @fastify/helmet added two hooks to every request, one of them async, and made
-// the middleware again for each page.
-// The api's JSON routes and /docs are left as they were (Swagger UI needs inline scripts).
+// The security headers of every answer in a web area (docs/decisions.md, "Web pages: security headers and
+// CSRF"), set once here through helmet: a Content-Security-Policy that allows no inline script or style and
+// no framing, and the rest of helmet's defaults (nosniff, HSTS, same-origin opener and resource policy), with
+// no referrer sent to other sites. helmet's middleware is made once and called from the api's one request
+// hook (common/request-hooks.ts); @fastify/helmet added two hooks to every request, one of them async, and
+// made the middleware again for each page (for the bearer echo target: docs/decisions.md, "Request path: one
+// hook for the api's own steps"). The api's JSON routes and /docs are left as they were (Swagger UI needs
+// inline scripts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 

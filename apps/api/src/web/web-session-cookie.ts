@@ -1,8 +1,9 @@
-// The cookie that carries a web area's session (docs/decisions.md, "Dashboard: the web stack"): HttpOnly,
-// SameSite=Strict, scoped to the area's path, expiring with the session, and Secure unless the page is
-// served to the machine itself (a browser keeps no Secure cookie from plain http://, which `npm start` and
+// The cookie that carries a web area's session (docs/decisions.md, "Web pages: security headers and CSRF"):
+// HttpOnly, SameSite=Strict, scoped to the area's path, expiring with the session, and Secure unless the page
+// is served to the machine itself (a browser keeps no Secure cookie from plain http://, which `npm start` and
 // the tests serve on loopback). Read and written with the `cookie` package, as the console's cookie is: no
-// Fastify cookie plugin, whose two hooks ran on every request of the api for the dashboard's one cookie.
+// Fastify cookie plugin, whose two hooks ran on every request of the api for the dashboard's one cookie (for
+// the bearer echo target: docs/decisions.md, "Request path: no hook for occasional work").
 import { randomBytes } from 'node:crypto';
 
 import { parseCookie, stringifySetCookie } from 'cookie';

@@ -1,5 +1,6 @@
-// The organisation's view of deliveries (docs/decisions.md, "Webhooks"): the attempt log, and redelivery of
-// an event inside its window, which the worker makes as one attempt outside the retry schedule.
+// The organisation's view of deliveries (docs/decisions.md, "Webhooks: redelivery and recovery"): the attempt
+// log, and redelivery of an event inside its window, which the worker makes as one attempt outside the retry
+// schedule.
 import { Inject, Injectable } from '@nestjs/common';
 import type { WebhookAttempt } from '@svc/db';
 import { DataSource } from 'typeorm';

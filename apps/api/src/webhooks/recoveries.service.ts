@@ -1,6 +1,6 @@
-// Recovery (docs/api-guide.md#recovering-failed-events; docs/decisions.md, "Events: endpoint changes,
-// recovery, Retry-After"): the request is checked and recorded here, with the job that the worker runs in
-// the background to choose the FAILED events and redeliver each once.
+// Recovery (docs/api-guide.md#recovering-failed-events; docs/decisions.md, "Webhooks: redelivery and
+// recovery"): the request is checked and recorded here, with the job that the worker runs in the background
+// to choose the FAILED events and redeliver each once.
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 

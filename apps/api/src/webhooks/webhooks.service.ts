@@ -1,6 +1,6 @@
-// An organisation's webhook endpoint (docs/decisions.md, "Webhooks"): registration runs the signed challenge
-// (docs/api-guide.md#registration-and-the-challenge) through the same sender and address rules as the
-// worker's deliveries.
+// An organisation's webhook endpoint (docs/decisions.md, "Webhooks: registration and endpoint changes"):
+// registration runs the signed challenge (docs/api-guide.md#registration-and-the-challenge) through the same
+// sender and address rules as the worker's deliveries.
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { type WebhookEndpoint, encryptSecret } from '@svc/db';
 import {

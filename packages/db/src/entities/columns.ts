@@ -5,9 +5,9 @@ export const CreatedAt = () => CreateDateColumn({ name: 'created_at', type: 'tim
 export const UpdatedAt = () => UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 });
 
 /**
- * A quantity, price, amount or rate: numeric with 8 decimals (docs/decisions.md, "Services: modules,
- * database, tests"). pg returns it as a string ("0.30000000"); code does its arithmetic in Decimal and rounds
- * to 8 decimals before writing.
+ * A quantity, price, amount or rate: numeric with 8 decimals (docs/decisions.md, "Orders: amounts"). pg
+ * returns it as a string ("0.30000000"); code does its arithmetic in Decimal and rounds to 8 decimals before
+ * writing.
  */
 export const AMOUNT_SCALE = 8;
 export const Amount = (name: string, options: { nullable?: boolean } = {}) =>

@@ -4,10 +4,10 @@ import { CreatedAt } from './columns.js';
 import { Organisation } from './organisation.entity.js';
 
 /**
- * An event stream an api instance holds open for an organisation (docs/decisions.md, "Events: the log and
- * the stream"): the per-organisation cap counts these, whichever instance serves them. The instance renews
- * its leases while the streams are open and deletes them when they close; a lease left by an instance that
- * died lapses at `expiresAt`.
+ * An event stream an api instance holds open for an organisation (docs/decisions.md, "Events: serving the
+ * stream"): the per-organisation cap counts these, whichever instance serves them. The instance renews its
+ * leases while the streams are open and deletes them when they close; a lease left by an instance that died
+ * lapses at `expiresAt`.
  */
 @Entity({ name: 'event_streams' })
 @Index('event_streams_org', ['orgId', 'expiresAt'])

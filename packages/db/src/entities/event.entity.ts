@@ -72,7 +72,7 @@ export class Event {
    * The id of the transaction that wrote the row (PostgreSQL's xid8 as a bigint, from the migration's
    * events_txid()). The event stream delivers rows in (txid, position) order once every transaction below
    * txid has ended, so a transaction that commits late is never skipped (docs/decisions.md, "Events: the
-   * log and the stream").
+   * stream is gapless and without duplicates").
    */
   @Column({ type: 'bigint', default: () => 'events_txid()' })
   txid!: string;

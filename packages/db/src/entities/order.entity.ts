@@ -10,9 +10,9 @@ export const ORDER_AMOUNT_FIELDS = ['quantity', 'quoteQuantity'] as const;
 export type OrderAmountField = (typeof ORDER_AMOUNT_FIELDS)[number];
 
 /**
- * An order of an organisation's user (docs/api-guide.md#orders-events, docs/decisions.md, "Trading").
- * `clientOrderId` is the idempotency key within the organisation. Amounts are decimal strings with 8
- * decimals; see the api's order view for their meaning.
+ * An order of an organisation's user (docs/api-guide.md#orders-events, docs/decisions.md, "Orders: routes and
+ * outcomes"). `clientOrderId` is the idempotency key within the organisation. Amounts are decimal strings
+ * with 8 decimals; see the api's order view for their meaning.
  */
 @Entity({ name: 'orders' })
 @Unique('orders_org_client_order', ['orgId', 'clientOrderId'])

@@ -6,10 +6,11 @@ export const ORG_PLANS = ['STANDARD', 'ENTERPRISE'] as const;
 export type OrgPlan = (typeof ORG_PLANS)[number];
 
 /**
- * What an organisation's users may trade, its four limits and its fees (docs/decisions.md, "Trading").
- * Amounts and rates are decimal strings. The limits are maps, as Actions events report them (`newValues`,
- * asset code to number): `quoteLimit`, `totalLimit` and `totalExposure` are keyed by quote currency (an order
- * on BTC_EUR is held to the `EUR` entry), `assetExposure` by base asset. No entry means no limit.
+ * What an organisation's users may trade, its four limits and its fees (docs/decisions.md, "Organisations:
+ * the policy"). Amounts and rates are decimal strings. The limits are maps, as Actions events report them
+ * (`newValues`, asset code to number): `quoteLimit`, `totalLimit` and `totalExposure` are keyed by quote
+ * currency (an order on BTC_EUR is held to the `EUR` entry), `assetExposure` by base asset. No entry means no
+ * limit.
  */
 export interface OrgPolicy {
   /** Base assets the organisation's users may trade. */

@@ -2,7 +2,10 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 
 import { Event } from './event.entity.js';
 
-/** One delivery attempt of an event, as the delivery log shows it (docs/decisions.md, "Webhooks"). */
+/**
+ * One delivery attempt of an event, as the delivery log shows it (docs/decisions.md, "Webhooks: attempts,
+ * retries and the window").
+ */
 @Entity({ name: 'webhook_attempts' })
 @Index('webhook_attempts_org_id', ['orgId', 'id'])
 @Index('webhook_attempts_org_attempted', ['orgId', 'attemptedAt'])

@@ -7,7 +7,10 @@ import { Organisation } from './organisation.entity.js';
 export const WEBHOOK_ENDPOINT_STATUSES = ['ACTIVE', 'CHALLENGE_FAILED'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
-/** An organisation's webhook receiver: one per organisation (docs/decisions.md, "Webhooks"). */
+/**
+ * An organisation's webhook receiver: one per organisation (docs/decisions.md, "Webhooks: registration and
+ * endpoint changes").
+ */
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpoint {
   @PrimaryGeneratedColumn('uuid')

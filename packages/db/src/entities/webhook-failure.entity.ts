@@ -4,8 +4,8 @@ import { Event } from './event.entity.js';
 
 /**
  * An event that failed for good (FAILED), waiting to be listed in its organisation's failure e-mail;
- * `emailedAt` is set once it was (at most one e-mail per endpoint per interval, docs/decisions.md,
- * "Webhooks").
+ * `emailedAt` is set once it was (at most one e-mail per endpoint per interval, docs/decisions.md, "Webhooks:
+ * attempts, retries and the window").
  */
 @Entity({ name: 'webhook_failures' })
 @Index('webhook_failures_unreported', ['orgId'], { where: '"emailed_at" IS NULL' })

@@ -12,8 +12,8 @@ export const WEBHOOK_RECOVERY_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED'] as 
 export type WebhookRecoveryStatus = (typeof WEBHOOK_RECOVERY_STATUSES)[number];
 
 /**
- * An organisation's request to redeliver its FAILED events since a time (docs/decisions.md, "Events:
- * endpoint changes, recovery, Retry-After"). One unfinished recovery per organisation at a time.
+ * An organisation's request to redeliver its FAILED events since a time (docs/decisions.md, "Webhooks:
+ * redelivery and recovery"). One unfinished recovery per organisation at a time.
  */
 @Entity({ name: 'webhook_recoveries' })
 @Index('webhook_recoveries_unfinished', ['orgId'], { unique: true, where: `"status" <> 'COMPLETED'` })

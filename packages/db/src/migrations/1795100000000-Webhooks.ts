@@ -1,5 +1,5 @@
 // Webhooks: each organisation's endpoint, the log of delivery attempts, and failed events waiting for
-// their e-mail (docs/decisions.md, "Webhooks").
+// their e-mail (docs/decisions.md, "Webhooks: attempts, retries and the window").
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Webhooks1795100000000 implements MigrationInterface {

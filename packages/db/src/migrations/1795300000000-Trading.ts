@@ -1,5 +1,6 @@
-// Orders, positions, operator prices, system notices and trading halts (docs/decisions.md, "Trading"), and
-// the policy's per-currency limits: quoteLimit, totalLimit and totalExposure become maps like assetExposure.
+// Orders, positions, operator prices, system notices and trading halts (docs/decisions.md, "Orders: the
+// checks and limits"), and the policy's per-currency limits: quoteLimit, totalLimit and totalExposure become
+// maps like assetExposure.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 const PER_CURRENCY_LIMITS = ['quoteLimit', 'totalLimit', 'totalExposure'];

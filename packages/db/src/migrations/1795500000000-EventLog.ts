@@ -1,6 +1,7 @@
-// The event log and the event stream (docs/decisions.md, "Events: the log and the stream"): each event gets
-// its insertion position and the id of the transaction that wrote it, indexes for the log (by time) and the
-// stream (by transaction), and the table of open streams that the per-organisation cap counts.
+// The event log and the event stream (docs/decisions.md, "Events: the stream is gapless and without
+// duplicates"): each event gets its insertion position and the id of the transaction that wrote it, indexes
+// for the log (by time) and the stream (by transaction), and the table of open streams that the
+// per-organisation cap counts.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class EventLog1795500000000 implements MigrationInterface {

@@ -1,6 +1,5 @@
-// Endpoint changes, recovery and Retry-After (docs/decisions.md, "Events: endpoint changes, recovery,
-// Retry-After"): an endpoint's pause when its receiver asked for time, and the organisations' recoveries
-// with their events.
+// Endpoint changes, recovery and Retry-After (docs/decisions.md, "Webhooks: a receiver's Retry-After"): an
+// endpoint's pause when its receiver asked for time, and the organisations' recoveries with their events.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class WebhookChanges1795600000000 implements MigrationInterface {

@@ -1,6 +1,6 @@
-// The organisation dashboard's reads at real volumes (bench/README.md, dashboard; docs/decisions.md,
-// "Dashboard: volumes"): each index serves one page whose plan, without it, read every row of the
-// organisation in its table.
+// The organisation dashboard's reads at real volumes (docs/decisions.md, "Dashboard: indexes for real
+// volumes"; the dashboard targets in bench/README.md): each index serves one page whose plan, without it,
+// read every row of the organisation in its table.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class DashboardVolumes1795900000000 implements MigrationInterface {

@@ -1,6 +1,6 @@
 // The dashboard's events pages (docs/dashboard.md#events; docs/decisions.md, "Dashboard: events and
-// deliveries"): each attempt records the event's updatedAt its body carried, so an attempt's request can
-// be shown byte for byte; the events list's filters and the latest recovery read indexes of their own.
+// deliveries"): each attempt records the event's updatedAt its body carried, so an attempt's request can be
+// shown byte for byte; the events list's filters and the latest recovery read indexes of their own.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class DashboardEvents1796000000000 implements MigrationInterface {
@@ -15,7 +15,8 @@ export class DashboardEvents1796000000000 implements MigrationInterface {
     // SystemInformation notice, a type that never occurred): without it the newest-first scan of
     // events_org_created reads the organisation's every event to find none. A common value still walks
     // events_org_created; a rare one reads its few rows here and sorts them. One index for the three, since
-    // every index on events is paid for by every event written (bench/README.md, dashboard).
+    // every index on events is paid for by every event written (docs/decisions.md, "Dashboard: indexes for
+    // real volumes").
     await queryRunner.query(
       `CREATE INDEX "events_org_filters" ON "events" ("org_id", "status", "entity", "event_type", "created_at", "position")`,
     );

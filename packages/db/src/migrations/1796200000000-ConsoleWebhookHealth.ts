@@ -1,7 +1,7 @@
-// The operator console's webhook health across organisations (docs/console.md; docs/decisions.md,
-// "Console: administration"): each organisation's last failed event and its failures of the last 24 hours
-// read from the end of (org_id, failed_at); the latest failures of every organisation from the end of
-// (failed_at). Without them, each read scanned webhook_failures whole.
+// The operator console's webhook health across organisations (docs/console.md; docs/decisions.md, "Console:
+// administration"): each organisation's last failed event and its failures of the last 24 hours read from the
+// end of (org_id, failed_at); the latest failures of every organisation from the end of (failed_at). Without
+// them, each read scanned webhook_failures whole.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ConsoleWebhookHealth1796200000000 implements MigrationInterface {

@@ -1,6 +1,6 @@
 // @svc/runtime/testing: a service's /metrics answer read as a scraper reads it (the npm package
 // parse-prometheus-text-format, which throws on lines the text format does not allow) and held to the
-// naming rules promtool's `check metrics` applies (docs/decisions.md, "Operator metrics"), so `npm test`
+// naming rules promtool's `check metrics` applies (docs/decisions.md, "Operations: metrics"), so `npm test`
 // catches what promtool would, on machines without it.
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 

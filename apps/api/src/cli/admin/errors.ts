@@ -1,4 +1,5 @@
-// The two ways a command fails, told apart by exit code (docs/decisions.md, "The house in order: admin CLI").
+// The two ways a command fails, told apart by exit code (docs/decisions.md, "Admin CLI: output, errors and
+// arguments").
 
 /** Bad usage: exit 2, with the usage of `command` (or of every command). */
 export class UsageError extends Error {

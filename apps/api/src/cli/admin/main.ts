@@ -81,7 +81,10 @@ export function jsonRequested(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
-/** The JSON form of an error on stderr with --json (docs/decisions.md, "The house in order: admin CLI"). */
+/**
+ * The JSON form of an error on stderr with --json (docs/decisions.md, "Admin CLI: output, errors and
+ * arguments").
+ */
 export interface JsonError {
   /** usage: bad command line (exit 2); api: the api refused (exit 1); network: no answer (exit 1). */
   readonly kind: 'usage' | 'api' | 'network' | 'internal';

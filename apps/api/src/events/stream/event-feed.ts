@@ -1,5 +1,5 @@
 // One organisation's events as they become final, read once per api process and handed to every stream of
-// that organisation the process holds (docs/decisions.md, "Events: the log and the stream").
+// that organisation the process holds (docs/decisions.md, "Events: serving the stream").
 //
 // The order is (txid, position): the writing transaction's id, then the insertion position. A row is final
 // once its transaction is below the oldest transaction still running (the snapshot's xmin): no row can

@@ -1,8 +1,8 @@
 // The event streams this api process serves (docs/api-guide.md#event-log-and-stream, docs/decisions.md,
-// "Events: the log and the stream"): one LISTEN connection for the process, one feed per organisation with a
+// "Events: serving the stream"): one LISTEN connection for the process, one feed per organisation with a
 // stream open here, heartbeats, the per-organisation cap (leases in PostgreSQL, so it holds over every
-// instance), streams ended when their credentials are revoked or expire, and all of them ended cleanly
-// when the process shuts down.
+// instance), streams ended when their credentials are revoked or expire, and all of them ended cleanly when
+// the process shuts down.
 import { randomUUID } from 'node:crypto';
 
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';

@@ -31,7 +31,10 @@ export class CreateOrgDto {
   @ApiProperty({ enum: ORG_PLANS })
   plan!: OrgPlan;
 
-  /** Where failed webhook deliveries are reported (docs/decisions.md, "Webhooks"); none by default. */
+  /**
+   * Where failed webhook deliveries are reported (docs/decisions.md, "Webhooks: attempts, retries and the
+   * window"); none by default.
+   */
   @IfPresent()
   @SupportEmails()
   @ApiPropertyOptional({

@@ -1,4 +1,5 @@
-// The rules of an organisation's fields, shared by create and update (docs/decisions.md, "Trading").
+// The rules of an organisation's fields, shared by create and update (docs/decisions.md, "Organisations:
+// fields and views").
 import { applyDecorators } from '@nestjs/common';
 import { ORG_PLANS } from '@svc/db';
 import { Transform } from 'class-transformer';

@@ -1,5 +1,5 @@
-// The rules of an organisation's policy fields (docs/decisions.md, "Trading"): asset codes, limit maps and
-// rates.
+// The rules of an organisation's policy fields (docs/decisions.md, "Organisations: the policy"): asset codes,
+// limit maps and rates.
 import { applyDecorators } from '@nestjs/common';
 import { AMOUNT_SCALE } from '@svc/db';
 import { Transform } from 'class-transformer';
