@@ -97,16 +97,16 @@ describe('webhook deliveries', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('queues a redelivery of a failed event inside the window, as one manual attempt', async () => {
+  it('queues a redelivery of a failed event inside the window, as one asked-for attempt due at once', async () => {
     const id = await event(org.orgId, 'FAILED');
     const response = await org.bearer('POST', `/api/v1/webhooks/events/${id}/redeliver/`);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ eventId: id, status: 'QUEUED' });
-    const jobs = await api.rows<{ data: unknown }>(
-      "SELECT data FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'eventId' = $1",
+    const queued = await api.rows<{ recovery_id: string | null; due: boolean }>(
+      'SELECT recovery_id, due_at <= now() AS due FROM webhook_redeliveries WHERE event_id = $1',
       [id],
     );
-    expect(jobs.map((j) => j.data)).toEqual([{ eventId: id, manual: true }]);
+    expect(queued).toEqual([{ recovery_id: null, due: true }]);
   });
 
   it.each([

@@ -2,7 +2,7 @@
 // how long events took from commit to their receiver's 200, the retries and give-ups, the failure
 // e-mails, and the delivery queue read at each scrape. Labels take a bounded set of values: outcomes,
 // error kinds, reasons; never an id or a URL.
-import { BOSS_SCHEMA, QUEUES, query, transaction } from '@svc/db';
+import { query, transaction } from '@svc/db';
 import { MAX_EVENT_RETRIES } from '@svc/protocol';
 import { createMetricsRegistry, observeDatabasePool } from '@svc/runtime';
 import type { AttemptResult } from '@svc/webhook-sender';
@@ -26,6 +26,8 @@ interface QueueStats {
   readonly oldestDueAgeSeconds: number;
 }
 
+/** The `queue` label of the queue gauges: every attempt, scheduled or asked for, waits in this one queue. */
+const DELIVERY_QUEUE = 'webhook-delivery';
 /** A scrape waits this long for the queue query at most; then the queue gauges are left out. */
 const QUEUE_QUERY_TIMEOUT_MS = 1000;
 /** Gauges read within this time of each other share one query (one scrape reads several). */
@@ -120,7 +122,7 @@ export class WorkerMetrics {
 
   /**
    * The gauges read from the database at each scrape: its pool, and the delivery queue (the due and
-   * scheduled PENDING events, and the redelivery jobs).
+   * scheduled PENDING events, and the redeliveries).
    */
   observeDatabase(dataSource: DataSource, logger: Logger): void {
     observeDatabasePool(this.registry, dataSource);
@@ -141,27 +143,27 @@ export class WorkerMetrics {
     };
     new Gauge({
       name: 'webhook_delivery_queue_depth',
-      help: 'Delivery jobs waiting: due (may start now) or scheduled (retries and put-back jobs not due yet)',
+      help: 'Attempts waiting: due (may start now) or scheduled (retries and put-back attempts not due yet)',
       labelNames: ['queue', 'state'] as const,
       registers: [this.registry],
       async collect() {
         const current = await stats();
         this.reset();
         if (!current) return;
-        this.set({ queue: QUEUES.webhookDelivery, state: 'due' }, current.due);
-        this.set({ queue: QUEUES.webhookDelivery, state: 'scheduled' }, current.scheduled);
+        this.set({ queue: DELIVERY_QUEUE, state: 'due' }, current.due);
+        this.set({ queue: DELIVERY_QUEUE, state: 'scheduled' }, current.scheduled);
       },
     });
     new Gauge({
       name: 'webhook_delivery_queue_oldest_age_seconds',
-      help: 'How long the oldest due delivery job has been due (0 when none is)',
+      help: 'How long the oldest due attempt has been due (0 when none is)',
       // A label, so the series can be left out when the queue cannot be read (a gauge without one shows 0).
       labelNames: ['queue'] as const,
       registers: [this.registry],
       async collect() {
         const current = await stats();
         this.reset();
-        if (current) this.set({ queue: QUEUES.webhookDelivery }, current.oldestDueAgeSeconds);
+        if (current) this.set({ queue: DELIVERY_QUEUE }, current.oldestDueAgeSeconds);
       },
     });
   }
@@ -178,8 +180,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * One pass over what waits to be delivered: the PENDING events (the partial index events_due) and the
- * redelivery jobs (pg-boss's partial index of jobs not yet active), under a statement timeout so a slow
- * database cannot hold the scrape.
+ * redeliveries, under a statement timeout so a slow database cannot hold the scrape.
  */
 async function deliveryQueueStats(dataSource: DataSource): Promise<QueueStats> {
   return transaction(dataSource, async (client) => {
@@ -189,9 +190,8 @@ async function deliveryQueueStats(dataSource: DataSource): Promise<QueueStats> {
       `SELECT count(*) FILTER (WHERE start_after <= now())::int AS due,
               count(*) FILTER (WHERE start_after > now())::int AS scheduled,
               extract(epoch FROM now() - min(start_after) FILTER (WHERE start_after <= now()))::float8 AS oldest
-         FROM (SELECT start_after FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'active' AND NOT blocked
+         FROM (SELECT due_at AS start_after FROM webhook_redeliveries
                UNION ALL SELECT next_attempt_at FROM events WHERE status = 'PENDING') waiting`,
-      [QUEUES.webhookDelivery],
     );
     return { due: row?.due ?? 0, scheduled: row?.scheduled ?? 0, oldestDueAgeSeconds: row?.oldest ?? 0 };
   });

@@ -1,24 +1,15 @@
 // Recovery (docs/decisions.md, "Webhooks: redelivery and recovery"): the worker's side of
 // POST /api/v1/webhooks/recover/. Its job chooses the organisation's FAILED events created between `since`
-// and the request and still inside the delivery window, and queues one manual attempt of each, in one
-// transaction; the delivery processor then counts each event's outcome once (recordRecoveryOutcomes).
-import {
-  QUEUES,
-  bossDb,
-  query,
-  transaction,
-  type WebhookDeliveryJob,
-  type WebhookRecoveryJob,
-} from '@svc/db';
-import type { Job, PgBoss } from 'pg-boss';
+// and the request and still inside the delivery window, and queues one asked-for attempt of each in the
+// delivery queue, in one transaction; each event's outcome is then counted once (recordRecoveryOutcomes).
+import { query, queueRedeliveries, transaction, type WebhookRecoveryJob } from '@svc/db';
+import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
-
-/** Jobs per pg-boss insert, as the api inserts them. */
-const BULK_JOBS = 5000;
+import type { Settlement } from './delivery-queue.js';
 
 export interface RecoveryOutcome {
   readonly recoveryId: string;
@@ -31,7 +22,6 @@ export class RecoveryRunner {
   constructor(
     private readonly config: WorkerConfig,
     private readonly dataSource: DataSource,
-    private readonly boss: PgBoss,
     private readonly logger: Logger,
   ) {}
 
@@ -58,14 +48,11 @@ export class RecoveryRunner {
          RETURNING event_id`,
         [recoveryId, recovery.org_id, recovery.since, windowStart, recovery.created_at],
       );
-      const db = bossDb(client);
-      for (let start = 0; start < chosen.length; start += BULK_JOBS) {
-        const jobs = chosen.slice(start, start + BULK_JOBS).map(({ event_id }) => {
-          const job: WebhookDeliveryJob = { eventId: event_id, manual: true, recoveryId };
-          return { data: job };
-        });
-        await this.boss.insert(QUEUES.webhookDelivery, jobs, { db });
-      }
+      await queueRedeliveries(
+        client,
+        chosen.map(({ event_id }) => event_id),
+        recoveryId,
+      );
       await query(
         client,
         `UPDATE webhook_recoveries
@@ -83,26 +70,18 @@ export class RecoveryRunner {
   }
 }
 
-/** The undecided (recovery, event) pairs among `jobs`, as `recoveryId eventId` keys. */
-export async function openRecoveryItems(
-  on: DataSource,
-  jobs: readonly WebhookDeliveryJob[],
-): Promise<Set<string>> {
-  const recovering = jobs.filter((job) => job.manual === true && job.recoveryId !== undefined);
-  if (recovering.length === 0) return new Set();
-  const rows = await query<{ recovery_id: string; event_id: string }>(
-    on,
-    `SELECT i.recovery_id, i.event_id FROM webhook_recovery_items i
-       JOIN unnest($1::uuid[], $2::uuid[]) AS v(recovery_id, event_id)
-         ON i.recovery_id = v.recovery_id AND i.event_id = v.event_id
-      WHERE i.outcome IS NULL`,
-    [recovering.map((job) => job.recoveryId), recovering.map((job) => job.eventId)],
-  );
-  return new Set(rows.map((row) => recoveryKey(row.recovery_id, row.event_id)));
-}
-
-export function recoveryKey(recoveryId: string, eventId: string): string {
-  return `${recoveryId} ${eventId}`;
+/** The outcome of each recovery's event a batch settled: its attempt's, or undelivered when it had none. */
+export function recoveryOutcomes(settlement: Settlement): RecoveryOutcome[] {
+  const outcomes: RecoveryOutcome[] = [];
+  for (const { due, result } of settlement.attempts) {
+    const recoveryId = due.asked?.recoveryId;
+    if (recoveryId) outcomes.push({ recoveryId, eventId: due.row.id, delivered: result.delivered });
+  }
+  for (const due of settlement.dropped) {
+    const recoveryId = due.asked?.recoveryId;
+    if (recoveryId) outcomes.push({ recoveryId, eventId: due.row.id, delivered: false });
+  }
+  return outcomes;
 }
 
 /**

@@ -211,15 +211,6 @@ describe('delivery', () => {
     }
   }, 30_000);
 
-  it('drops a scheduled job (one per event, from an earlier version): the event is delivered once', async () => {
-    const { orgId } = await fixture.createOrg(receiver.url('/dup'), SECRET);
-    const id = await fixture.enqueueEvent(orgId);
-    await fixture.waitForStatus(id, 'DELIVERED');
-    await fixture.boss.send('webhook-delivery', { eventId: id });
-    await sleep(1000);
-    expect(receiver.requests.filter((r) => r.headers['svc-event-id'] === id)).toHaveLength(1);
-  });
-
   it('marks events of an organisation without an active endpoint SKIPPED, sending nothing', async () => {
     const { orgId } = await fixture.createOrg('', SECRET);
     const id = await fixture.enqueueEvent(orgId);
@@ -239,7 +230,7 @@ describe('delivery', () => {
     expect(mail.text).toContain(id);
   });
 
-  it('makes a redelivery (manual job) of a FAILED event as one attempt, counted: numRetries 4, then 5', async () => {
+  it('makes a redelivery of a FAILED event as one attempt, counted: numRetries 4, then 5', async () => {
     let answer = 500;
     const flaky = await TestReceiver.start(SECRET, () => ({ status: answer }));
     try {
@@ -247,7 +238,7 @@ describe('delivery', () => {
       const id = await fixture.enqueueEvent(orgId);
       await fixture.waitForStatus(id, 'FAILED');
       answer = 200;
-      await fixture.boss.send('webhook-delivery', { eventId: id, manual: true });
+      await fixture.redeliver(id);
       await fixture.waitForStatus(id, 'DELIVERED');
       const last = flaky.requests.at(-1)!;
       expect(last.headers['svc-event-id']).toBe(id);
@@ -259,7 +250,7 @@ describe('delivery', () => {
       });
       expect(await fixture.eventStatus(id)).toEqual({ status: 'DELIVERED', num_retries: 4 });
       // Another redelivery counts on; a manual attempt is never retried.
-      await fixture.boss.send('webhook-delivery', { eventId: id, manual: true });
+      await fixture.redeliver(id);
       await fixture.until(async () => (await attempts(id)).length === 6 || undefined);
       expect((await attempts(id)).map((a) => a.num_retries)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(await fixture.eventStatus(id)).toEqual({ status: 'DELIVERED', num_retries: 5 });

@@ -3,10 +3,8 @@
 // (with their error kind), are retried, are given up (retries spent, or the window, shortened here to
 // 10 s, run out) and end in a failure e-mail. The queue gauges are read from a real pg-boss queue; readiness
 // follows PostgreSQL (cut through a relay) and the stop.
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 
-import { QUEUES } from '@svc/db';
 import { TcpProxy } from '@svc/db/testing';
 import { lintExposition, parseExposition, sampleValue, type MetricFamily } from '@svc/runtime/testing';
 import { TestReceiver } from '@svc/webhook-sender/testing';
@@ -204,21 +202,17 @@ describe('the delivery queue gauges', () => {
   });
   afterAll(() => fixture.close());
 
-  it('report the due and scheduled jobs and how long the oldest due one has waited', async () => {
+  it('report the due and scheduled attempts and how long the oldest due one has waited', async () => {
     const metrics = new WorkerMetrics();
     metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }));
     const { orgId } = await fixture.createOrg('', SECRET);
-    await fixture.enqueueEvent(orgId);
-    await fixture.enqueueEvent(orgId);
-    await fixture.boss.send(
-      QUEUES.webhookDelivery,
-      { eventId: randomUUID() },
-      { startAfter: new Date(Date.now() - 90_000) },
-    );
-    await fixture.boss.send(
-      QUEUES.webhookDelivery,
-      { eventId: randomUUID() },
-      { startAfter: new Date(Date.now() + 3_600_000) },
+    const first = await fixture.enqueueEvent(orgId);
+    const second = await fixture.enqueueEvent(orgId);
+    // Two redeliveries: one due for 90 s, one put back for an hour.
+    await fixture.rows(
+      `INSERT INTO webhook_redeliveries (event_id, due_at)
+       VALUES ($1, now() - interval '90 seconds'), ($2, now() + interval '1 hour')`,
+      [first, second],
     );
 
     const text = await metrics.registry.metrics();
@@ -234,11 +228,11 @@ describe('the delivery queue gauges', () => {
   it('are left out, not reported as zero, when the queue query times out', async () => {
     const metrics = new WorkerMetrics();
     metrics.observeDatabase(fixture.db.dataSource, pino({ level: 'silent' }));
-    // Another transaction holds the job table: the gauges' query waits out its statement timeout.
+    // Another transaction holds the redeliveries: the gauges' query waits out its statement timeout.
     const runner = fixture.db.dataSource.createQueryRunner();
     await runner.startTransaction();
     try {
-      await runner.query('LOCK TABLE pgboss.job IN ACCESS EXCLUSIVE MODE');
+      await runner.query('LOCK TABLE webhook_redeliveries IN ACCESS EXCLUSIVE MODE');
       const started = Date.now();
       const text = await metrics.registry.metrics();
       expect(Date.now() - started).toBeLessThan(3000);

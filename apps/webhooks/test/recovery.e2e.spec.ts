@@ -159,17 +159,20 @@ describe('recovery', () => {
     expect(done.started_at).toBeInstanceOf(Date);
   });
 
-  it('sends a repeated delivery job of a recovered event no second time', async () => {
+  it('counts an event once, leaving none of its attempts queued', async () => {
     const receiver = await TestReceiver.start(SECRET);
     try {
       const { orgId } = await fixture.createOrg(receiver.url('/dup'), SECRET);
       const eventId = await event(orgId, 'FAILED', HOUR);
       const id = await startRecovery(orgId, new Date(Date.now() - 2 * HOUR));
       await completed(id);
-      await fixture.boss.send(QUEUES.webhookDelivery, { eventId, manual: true, recoveryId: id });
       await sleep(1000);
       expect(receiver.requests).toHaveLength(1);
+      expect(receiver.requests[0]?.headers['svc-event-id']).toBe(eventId);
       expect(await recovery(id)).toMatchObject({ total: 1, delivered: 1, failed: 0 });
+      expect(await fixture.rows('SELECT id FROM webhook_redeliveries WHERE recovery_id = $1', [id])).toEqual(
+        [],
+      );
     } finally {
       await receiver.close();
     }

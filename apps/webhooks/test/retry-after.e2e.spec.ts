@@ -141,7 +141,7 @@ describe('Retry-After (retries after 50, 100, 150 ms otherwise)', () => {
         [orgId],
       );
       const askedAt = Date.now();
-      await fixture.boss.send('webhook-delivery', { eventId: id, manual: true });
+      await fixture.redeliver(id);
       await fixture.waitForStatus(id, 'DELIVERED');
       expect(Date.now() - askedAt).toBeGreaterThanOrEqual(1400);
       expect(numRetriesOf(receiver, id)).toEqual([0, 1, 2, 3, 4]);

@@ -4,5 +4,6 @@ export * from './data-source.js';
 export * from './entities/index.js';
 export * from './event-log.js';
 export * from './queue.js';
+export * from './redeliveries.js';
 export * from './secret-box.js';
 export * from './sql.js';

@@ -1,6 +1,6 @@
-// The job queue between the api and the webhooks worker: pg-boss on the same PostgreSQL, with jobs enqueued
-// inside the transaction of the change that causes them (docs/decisions.md, "Webhooks: manual jobs on
-// pg-boss").
+// The job queue between the api and the webhooks worker for the jobs that are jobs (failure e-mails,
+// recoveries, retention): pg-boss on the same PostgreSQL, with jobs enqueued inside the transaction of the
+// change that causes them (docs/decisions.md, "Webhooks: one queue for every attempt").
 import { hash } from 'node:crypto';
 
 import { PgBoss, type Db } from 'pg-boss';
@@ -10,8 +10,6 @@ import type { QueryRunner } from 'typeorm';
 import { query } from './sql.js';
 
 export const QUEUES = {
-  /** One job per event to deliver; the worker reads the event row by id. */
-  webhookDelivery: 'webhook-delivery',
   /** The worker's: one job per endpoint with failed events to report by e-mail. */
   webhookFailureEmail: 'webhook-failure-email',
   /** One job per recovery: the worker chooses its events and queues their redeliveries. */
@@ -23,18 +21,6 @@ export const QUEUES = {
   eventRetention: 'event-retention',
 } as const;
 
-/**
- * A redelivery (the events table is the queue of scheduled attempts). A job without `manual` was written by
- * a version that queued a job per event; the worker drops it, the event being PENDING in the table.
- */
-export interface WebhookDeliveryJob {
-  readonly eventId: string;
-  /** A redelivery the organisation asked for: one attempt, outside the retry schedule. */
-  readonly manual?: boolean;
-  /** With `manual`: the recovery it is part of, which counts its outcome. */
-  readonly recoveryId?: string;
-}
-
 export interface WebhookRecoveryJob {
   readonly recoveryId: string;
 }
@@ -42,20 +28,6 @@ export interface WebhookRecoveryJob {
 export interface WebhookFailureEmailJob {
   readonly endpointId: string;
 }
-
-/**
- * A crashed worker's delivery jobs come back within 30 s (docs/decisions.md, "Webhooks: manual jobs on
- * pg-boss"): heartbeats are checked on every supervise pass (5 s), and a job that threw or lost its worker is
- * retried. The delivery retry schedule itself (1 min, 10 min, 100 min) is the worker's, with jobs of its own.
- */
-const DELIVERY_QUEUE = {
-  expireInSeconds: 20,
-  heartbeatSeconds: 10,
-  retryLimit: 10,
-  retryDelay: 1,
-  retryBackoff: true,
-  retryDelayMax: 60,
-} as const;
 
 export const BOSS_SCHEMA = 'pgboss';
 
@@ -93,9 +65,6 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
   });
   boss.on('error', onError);
   await boss.start();
-  await boss.createQueue(QUEUES.webhookDelivery, { notify: true, ...DELIVERY_QUEUE });
-  // createQueue keeps an existing queue's options; a database made before they changed gets them here.
-  await boss.updateQueue(QUEUES.webhookDelivery, DELIVERY_QUEUE);
   await boss.createQueue(QUEUES.webhookFailureEmail, {
     notify: true,
     // One job waiting per endpoint (singletonKey): failures that come meanwhile join the next e-mail.

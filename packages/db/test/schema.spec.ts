@@ -86,7 +86,7 @@ describe('schema', () => {
   });
 });
 
-describe('queue jobs in the transaction of the change (docs/decisions.md, "Webhooks: manual jobs on pg-boss")', () => {
+describe('queue jobs in the transaction of the change (docs/decisions.md, "Webhooks: one queue for every attempt")', () => {
   let db: TestDatabase;
   let boss: PgBoss;
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('queue jobs in the transaction of the change (docs/decisions.md, "Webho
   const jobCount = async () => {
     const rows = await db.dataSource.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1',
-      [QUEUES.webhookDelivery],
+      [QUEUES.webhookRecovery],
     );
     return rows[0]?.n;
   };
@@ -111,7 +111,7 @@ describe('queue jobs in the transaction of the change (docs/decisions.md, "Webho
   it('commits the job with the transaction', async () => {
     const before = await jobCount();
     await db.dataSource.transaction(async (manager) => {
-      await boss.send(QUEUES.webhookDelivery, { eventId: 'e-1' }, { db: bossDb(manager.queryRunner!) });
+      await boss.send(QUEUES.webhookRecovery, { recoveryId: 'r-1' }, { db: bossDb(manager.queryRunner!) });
     });
     expect(await jobCount()).toBe((before ?? 0) + 1);
   });
@@ -120,7 +120,7 @@ describe('queue jobs in the transaction of the change (docs/decisions.md, "Webho
     const before = await jobCount();
     await expect(
       db.dataSource.transaction(async (manager) => {
-        await boss.send(QUEUES.webhookDelivery, { eventId: 'e-2' }, { db: bossDb(manager.queryRunner!) });
+        await boss.send(QUEUES.webhookRecovery, { recoveryId: 'r-2' }, { db: bossDb(manager.queryRunner!) });
         throw new Error('the business write failed');
       }),
     ).rejects.toThrow('the business write failed');

@@ -29,7 +29,7 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
       await query<{ n: number }>(
         db.dataSource,
         'SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2',
-        [QUEUES.webhookDelivery, key],
+        [QUEUES.webhookRecovery, key],
       )
     )[0]!.n;
 
@@ -55,8 +55,8 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
       await query(client, 'INSERT INTO sql_spec VALUES (1)');
       const [row] = await query<{ inside: boolean }>(client, 'SELECT count(*) = 1 AS inside FROM sql_spec');
       await boss.send(
-        QUEUES.webhookDelivery,
-        { eventId: 'e-1' },
+        QUEUES.webhookRecovery,
+        { recoveryId: 'r-1' },
         { singletonKey: 'commit', db: bossDb(client) },
       );
       return row!.inside;
@@ -72,8 +72,8 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
     const failure = transaction(db.dataSource, async (client) => {
       await query(client, 'INSERT INTO sql_spec VALUES (2)');
       await boss.send(
-        QUEUES.webhookDelivery,
-        { eventId: 'e-2' },
+        QUEUES.webhookRecovery,
+        { recoveryId: 'r-2' },
         { singletonKey: 'rollback', db: bossDb(client) },
       );
       throw new Error('the batch failed');

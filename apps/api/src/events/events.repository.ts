@@ -1,25 +1,14 @@
 // The outbox: every write of the events table, always inside the caller's transaction, with the NOTIFY that
 // wakes the webhooks worker and the event streams. The events table is the worker's queue (a new PENDING
-// event is due at once); only a redelivery is a pg-boss job. Plain SQL: an event is written by every change
-// on the hot paths, where TypeORM's insert builder cost about 0.05 ms of CPU per row (docs/decisions.md,
-// "Request path: SQL on the hot tables": the signed routes' targets), sent on the transaction's pg connection
-// (@svc/db's `query`), past TypeORM's query wrapper (its logger call, four subscriber broadcasts and result
-// object per statement).
-import { Inject, Injectable } from '@nestjs/common';
-import {
-  EVENTS_CHANNEL,
-  Event,
-  QUEUES,
-  bossDb,
-  eventsNotification,
-  query,
-  type WebhookDeliveryJob,
-} from '@svc/db';
+// event is due at once), and a redelivery a due row beside it (docs/decisions.md, "Webhooks: one queue for
+// every attempt"). Plain SQL: an event is written by every change on the hot paths, where TypeORM's insert
+// builder cost about 0.05 ms of CPU per row (docs/decisions.md, "Request path: SQL on the hot tables": the
+// signed routes' targets), sent on the transaction's pg connection (@svc/db's `query`), past TypeORM's
+// query wrapper (its logger call, four subscriber broadcasts and result object per statement).
+import { Injectable } from '@nestjs/common';
+import { EVENTS_CHANNEL, Event, eventsNotification, query, queueRedeliveries } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
-import type { PgBoss } from 'pg-boss';
 import type { EntityManager, QueryRunner } from 'typeorm';
-
-import { BOSS } from '../database/database.module.js';
 
 export interface NewEvent {
   readonly orgId: number;
@@ -31,8 +20,6 @@ export interface NewEvent {
 
 @Injectable()
 export class EventsRepository {
-  constructor(@Inject(BOSS) private readonly boss: PgBoss) {}
-
   /**
    * The event's row. The same statement notifies the worker and the event streams (delivered at commit, to
    * every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it
@@ -78,9 +65,9 @@ export class EventsRepository {
       .findOne({ where: { id, orgId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** A redelivery's job, committed with the caller's transaction. */
-  async enqueue(manager: EntityManager, job: WebhookDeliveryJob): Promise<void> {
-    await this.boss.send(QUEUES.webhookDelivery, job, { db: bossDb(transactionOf(manager)) });
+  /** One more attempt of the event, committed with the caller's transaction. */
+  async queueRedelivery(manager: EntityManager, eventId: string): Promise<void> {
+    await queueRedeliveries(transactionOf(manager), [eventId]);
   }
 }
 

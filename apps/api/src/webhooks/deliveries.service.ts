@@ -48,7 +48,7 @@ export class DeliveriesService {
       if (Date.now() >= event.createdAt.getTime() + this.config.webhooks.windowMs) {
         throw conflict('the event is older than the 24 h delivery window and cannot be redelivered');
       }
-      await this.events.enqueue(manager, { eventId, manual: true });
+      await this.events.queueRedelivery(manager, eventId);
       return { eventId, status: 'QUEUED' as const };
     });
   }

@@ -343,11 +343,11 @@ export class ApiFixture {
   }
 
   /**
-   * A SQL expression: the deliveries queued, as the worker finds them: the PENDING events (the events
-   * table is its queue) and the redeliveries' pg-boss jobs.
+   * A SQL expression: the attempts queued, as the worker finds them: the PENDING events and the
+   * redeliveries.
    */
   get queuedDeliveries(): string {
-    return `((SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery') +
+    return `((SELECT count(*)::int FROM webhook_redeliveries) +
              (SELECT count(*)::int FROM events WHERE status = 'PENDING'))`;
   }
 

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
-import { EVENTS_CHANNEL, encryptSecret, openDatabase, startBoss } from '@svc/db';
+import { EVENTS_CHANNEL, encryptSecret, openDatabase, queueRedeliveries, startBoss } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import type { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -139,6 +139,11 @@ export class WorkerFixture {
       );
     }
     return { orgId, supportEmail: supportEmails[0] ?? '' };
+  }
+
+  /** One asked-for attempt of the event (a redelivery, or a recovery's), as the api queues it. */
+  async redeliver(eventId: string, recoveryId: string | null = null): Promise<void> {
+    await queueRedeliveries(this.db.dataSource, [eventId], recoveryId);
   }
 
   /**

@@ -54,8 +54,8 @@ export class Event {
 
   /**
    * While PENDING: when the webhooks worker may make its next attempt (now for a new event; a retry's
-   * backoff, or the time its receiver asked for). The worker's queue (docs/decisions.md, "Webhooks: the
-   * events table as the queue").
+   * backoff, or the time its receiver asked for). The worker's queue (docs/decisions.md, "Webhooks: one
+   * queue for every attempt").
    */
   @Column({ name: 'next_attempt_at', type: 'timestamptz', precision: 3, default: () => 'now()' })
   nextAttemptAt!: Date;

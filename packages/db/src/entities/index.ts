@@ -21,6 +21,7 @@ import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookFailure } from './webhook-failure.entity.js';
 import { WebhookRecovery, WebhookRecoveryItem } from './webhook-recovery.entity.js';
+import { WebhookRedelivery } from './webhook-redelivery.entity.js';
 
 export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
@@ -46,6 +47,7 @@ export * from './webhook-attempt.entity.js';
 export * from './webhook-endpoint.entity.js';
 export * from './webhook-failure.entity.js';
 export * from './webhook-recovery.entity.js';
+export * from './webhook-redelivery.entity.js';
 
 export const ENTITIES = [
   Organisation,
@@ -64,6 +66,7 @@ export const ENTITIES = [
   WebhookFailure,
   WebhookRecovery,
   WebhookRecoveryItem,
+  WebhookRedelivery,
   Order,
   Position,
   Price,
