@@ -235,7 +235,7 @@ describe('the sign-in throttle', () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(locked.body.error).toMatch(/^Too Many Requests: retry in \d+ s$/);
-    await api.rows('DELETE FROM sign_in_attempts WHERE key = $1', [`account:${bea.email}`]);
+    await api.rows('DELETE FROM attempt_counters WHERE key = $1', [`account:${bea.email}`]);
     expect(
       (
         await api.request('POST', '/api/v1/admin/session', {
@@ -246,7 +246,7 @@ describe('the sign-in throttle', () => {
   });
 
   it('limits the attempts of one address across accounts', async () => {
-    await api.rows('DELETE FROM sign_in_attempts');
+    await api.rows('DELETE FROM attempt_counters');
     const statuses: number[] = [];
     for (let n = 0; n < 13; n++) {
       const response = await api.request('POST', '/api/v1/admin/session', {

@@ -5,12 +5,12 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { rateLimited } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { OperatorsRepository } from './operators.repository.js';
+import { AttemptCountersRepository } from '../database/attempt-counters.repository.js';
 
 @Injectable()
 export class SignInThrottle {
   constructor(
-    private readonly repository: OperatorsRepository,
+    private readonly counters: AttemptCountersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -21,19 +21,19 @@ export class SignInThrottle {
   /** Counts an attempt from `address` for `account`; throws the 429 when either is over its limit. */
   async attempt(account: string, address: string): Promise<void> {
     const { accountLimit, addressLimit } = this.config.operators.signIn;
-    const byAddress = await this.repository.countAttempt(`address:${address}`, this.windowMs);
+    const byAddress = await this.counters.countAttempt(`address:${address}`, this.windowMs);
     if (byAddress.attempts > addressLimit) throw rateLimited(secondsUntil(byAddress.resetAt));
-    const byAccount = await this.repository.attempts(`account:${account}`, this.windowMs);
+    const byAccount = await this.counters.attempts(`account:${account}`, this.windowMs);
     if (byAccount.attempts >= accountLimit && byAccount.resetAt)
       throw rateLimited(secondsUntil(byAccount.resetAt));
   }
 
   async failed(account: string): Promise<void> {
-    await this.repository.countAttempt(`account:${account}`, this.windowMs);
+    await this.counters.countAttempt(`account:${account}`, this.windowMs);
   }
 
   async succeeded(account: string): Promise<void> {
-    await this.repository.clearAttempts(`account:${account}`);
+    await this.counters.clearAttempts(`account:${account}`);
   }
 }
 
