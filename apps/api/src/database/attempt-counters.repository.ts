@@ -1,45 +1,65 @@
 // The throttles' counters (attempt_counters): attempts per key in a fixed window, in the database so that
-// a limit holds across instances. SQL rather than TypeORM, since a count must be taken in one statement.
+// a limit holds across instances. SQL rather than TypeORM, since an attempt must be taken and its count
+// decided in one statement.
 import { Injectable } from '@nestjs/common';
 import { AttemptCounter } from '@svc/db';
 import { DataSource } from 'typeorm';
+
+/** An attempt taken under a key, or refused since the key's window was full; either way, when it ends. */
+export interface TakenAttempt {
+  readonly taken: boolean;
+  /** Whole seconds until the window ends, at least 1: a 429's Retry-After. */
+  readonly retryAfterSeconds: number;
+}
+
+/** The seconds from now to the end of the window of `window_start` and `$2` ms, for Retry-After. */
+const RETRY_AFTER =
+  "GREATEST(1, ceil(extract(epoch FROM window_start + $2 * interval '1 millisecond' - now())))::int AS retry_after";
 
 @Injectable()
 export class AttemptCountersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Counts one attempt under `key` in a fixed window of `windowMs`; answers the count and when the window
-   * ends. One statement, so concurrent attempts on several instances each count.
+   * Takes one of the `limit` attempts `key` has in a fixed window of `windowMs`, or none when they are all
+   * taken. One statement, which counts only while under the limit: however many callers on however many
+   * instances ask at once, `limit` of them are answered `taken` in a window and the row never holds more.
    */
-  async countAttempt(key: string, windowMs: number): Promise<{ attempts: number; resetAt: Date }> {
-    const [row] = await this.dataSource.query<{ attempts: number; reset_at: Date }[]>(
-      `INSERT INTO attempt_counters (key, window_start, attempts) VALUES ($1, now(), 1)
+  async take(key: string, limit: number, windowMs: number): Promise<TakenAttempt> {
+    const [row] = await this.dataSource.query<{ retry_after: number }[]>(
+      `INSERT INTO attempt_counters AS counter (key, window_start, attempts) VALUES ($1, now(), 1)
        ON CONFLICT (key) DO UPDATE SET
-         attempts = CASE WHEN attempt_counters.window_start <= now() - $2 * interval '1 millisecond'
-                         THEN 1 ELSE attempt_counters.attempts + 1 END,
-         window_start = CASE WHEN attempt_counters.window_start <= now() - $2 * interval '1 millisecond'
-                             THEN now() ELSE attempt_counters.window_start END
-       RETURNING attempts, window_start + $2 * interval '1 millisecond' AS reset_at`,
+         attempts = CASE WHEN counter.window_start <= now() - $2 * interval '1 millisecond'
+                         THEN 1 ELSE counter.attempts + 1 END,
+         window_start = CASE WHEN counter.window_start <= now() - $2 * interval '1 millisecond'
+                             THEN now() ELSE counter.window_start END
+       WHERE counter.window_start <= now() - $2 * interval '1 millisecond' OR counter.attempts < $3
+       RETURNING ${RETRY_AFTER}`,
+      [key, windowMs, limit],
+    );
+    if (row) return { taken: true, retryAfterSeconds: row.retry_after };
+    // Refused: the window is current and full; when it ends is only the Retry-After.
+    const [full] = await this.dataSource.query<{ retry_after: number }[]>(
+      `SELECT ${RETRY_AFTER} FROM attempt_counters WHERE key = $1`,
       [key, windowMs],
     );
-    if (!row) throw new Error('the attempt counter answered no row');
-    return { attempts: row.attempts, resetAt: row.reset_at };
+    return { taken: false, retryAfterSeconds: full?.retry_after ?? Math.ceil(windowMs / 1000) };
   }
 
-  /** The attempts counted under `key` in its current window (0 when none). */
-  async attempts(key: string, windowMs: number): Promise<{ attempts: number; resetAt: Date | null }> {
-    const row = await this.dataSource.manager.getRepository(AttemptCounter).findOneBy({ key });
-    if (!row || row.windowStart.getTime() + windowMs <= Date.now()) return { attempts: 0, resetAt: null };
-    return { attempts: row.attempts, resetAt: new Date(row.windowStart.getTime() + windowMs) };
+  /** Gives back an attempt taken under `key` (one that turned out not to count). */
+  async giveBack(key: string): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE attempt_counters SET attempts = attempts - 1 WHERE key = $1 AND attempts > 0',
+      [key],
+    );
   }
 
-  async clearAttempts(key: string): Promise<void> {
+  async clear(key: string): Promise<void> {
     await this.dataSource.manager.delete(AttemptCounter, { key });
   }
 
   /** Deletes counters whose window has passed; any instance may run it. */
-  async sweepAttempts(windowMs: number): Promise<void> {
+  async sweep(windowMs: number): Promise<void> {
     await this.dataSource.query(
       "DELETE FROM attempt_counters WHERE window_start <= now() - $1 * interval '1 millisecond'",
       [windowMs],
