@@ -201,3 +201,60 @@ describe('the operator throttles under concurrency and attack', () => {
     expect(spent.reduce((sum, row) => sum + row.attempts, 0)).toBe(perMinute);
   });
 });
+
+describe('the token endpoint throttle under concurrency and attack', () => {
+  let api: ApiFixture;
+  let second: ApiFixture;
+  beforeAll(async () => {
+    api = await ApiFixture.start();
+    second = await ApiFixture.start({}, { besides: api });
+  });
+  afterAll(async () => {
+    await second.close();
+    await api.close();
+  });
+  beforeEach(() => api.rows('DELETE FROM attempt_counters'));
+
+  const token = (source: string, fixture: ApiFixture, clientId: string, clientSecret: string) =>
+    from(
+      source,
+      fixture,
+      'POST',
+      '/api/v1/oauth/token',
+      new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+        scope: 'BASE_MODULE:READ',
+      }).toString(),
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+
+  it('checks at most the limit of 200 wrong secrets at once, over two instances', async () => {
+    const org = await api.createOrg();
+    const answers = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, n) =>
+        token(ATTACKER, n % 2 === 0 ? api : second, org.clientId, `sk_wrong-${n}`),
+      ),
+    );
+    const counts = tally(answers);
+    expect(counts[401]).toBeLessThanOrEqual(api.config.tokenRateLimitPerMinute);
+    expect(counts[401]! + counts[429]!).toBe(AT_ONCE);
+    const [row] = await api.rows<{ attempts: number }>(
+      'SELECT attempts FROM attempt_counters WHERE key = $1',
+      [`token-address:${ATTACKER}`],
+    );
+    expect(row?.attempts).toBe(counts[401]);
+  });
+
+  it('gives the right secret from a clean address a token after wrong ones from another', async () => {
+    const org = await api.createOrg();
+    const limit = api.config.tokenRateLimitPerMinute;
+    const wrong: Answer[] = [];
+    for (let n = 0; n < limit + 5; n++) wrong.push(await token(ATTACKER, api, org.clientId, 'sk_wrong'));
+    expect(tally(wrong)).toEqual({ 401: limit, 429: 5 });
+    const right = await token(OWNER, api, org.clientId, org.clientSecret);
+    expect(right.status).toBe(200);
+    expect(right.body.data).toMatchObject({ token_type: 'Bearer', scope: 'BASE_MODULE:READ' });
+  });
+});
