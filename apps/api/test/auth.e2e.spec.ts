@@ -350,7 +350,7 @@ describe('authentication', () => {
       expect(response.body.error).toContain(message);
     });
 
-    it('rate limits per client: 429 with Retry-After', async () => {
+    it('rate limits per address: 429 with Retry-After', async () => {
       const limited = await ApiFixture.start({ TOKEN_RATE_LIMIT_PER_MINUTE: '3' });
       try {
         const session = await limited.createOrg();

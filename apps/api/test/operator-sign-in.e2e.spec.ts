@@ -221,7 +221,7 @@ describe('the sign-in throttle', () => {
   });
   afterAll(() => api.close());
 
-  it('locks an account after its failures, even for the right password, with Retry-After', async () => {
+  it("refuses an address after an account's failures from it, even the right password, with Retry-After", async () => {
     const bea = await api.enrolOperator('SUPPORT');
     for (let n = 0; n < 3; n++) {
       const wrong = await api.request('POST', '/api/v1/admin/session', {
@@ -235,7 +235,7 @@ describe('the sign-in throttle', () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(locked.body.error).toMatch(/^Too Many Requests: retry in \d+ s$/);
-    await api.rows('DELETE FROM sign_in_attempts WHERE key = $1', [`account:${bea.email}`]);
+    await api.rows('DELETE FROM attempt_counters WHERE key = $1', [`account-address:${bea.email}|127.0.0.1`]);
     expect(
       (
         await api.request('POST', '/api/v1/admin/session', {
@@ -246,7 +246,7 @@ describe('the sign-in throttle', () => {
   });
 
   it('limits the attempts of one address across accounts', async () => {
-    await api.rows('DELETE FROM sign_in_attempts');
+    await api.rows('DELETE FROM attempt_counters');
     const statuses: number[] = [];
     for (let n = 0; n < 13; n++) {
       const response = await api.request('POST', '/api/v1/admin/session', {

@@ -50,7 +50,7 @@ describe('loadConfig', () => {
         stepUpMinutes: 5,
         tokenMaxDays: 90,
         setupHours: 72,
-        signIn: { accountLimit: 5, addressLimit: 30, windowMinutes: 15 },
+        signIn: { accountLimit: 5, accountPerMinute: 10, addressLimit: 30, windowMinutes: 15 },
       },
     });
     expect(config.masterKey).toEqual(Buffer.from(MASTER_KEY, 'base64'));
@@ -78,6 +78,7 @@ describe('loadConfig', () => {
       OPERATOR_TOKEN_MAX_DAYS: '30',
       OPERATOR_SETUP_HOURS: '24',
       SIGN_IN_ACCOUNT_LIMIT: '3',
+      SIGN_IN_ACCOUNT_PER_MINUTE: '4',
       SIGN_IN_ADDRESS_LIMIT: '10',
       SIGN_IN_WINDOW_MINUTES: '5',
     });
@@ -88,7 +89,7 @@ describe('loadConfig', () => {
         stepUpMinutes: 2,
         tokenMaxDays: 30,
         setupHours: 24,
-        signIn: { accountLimit: 3, addressLimit: 10, windowMinutes: 5 },
+        signIn: { accountLimit: 3, accountPerMinute: 4, addressLimit: 10, windowMinutes: 5 },
       },
       port: 8080,
       host: '0.0.0.0',

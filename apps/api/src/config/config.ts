@@ -147,12 +147,19 @@ class Environment extends ServiceEnvironment {
   @Max(720)
   OPERATOR_SETUP_HOURS?: number;
 
-  /** Failed sign-ins of one account per window before it is throttled. */
+  /** Failed sign-ins (and step-ups) of one account from one address per window before that address is throttled. */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   SIGN_IN_ACCOUNT_LIMIT?: number;
+
+  /** Password and code checks of one account per minute, from all addresses together. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGN_IN_ACCOUNT_PER_MINUTE?: number;
 
   /** Sign-in attempts from one address per window before it is throttled. */
   @IsOptional()
@@ -219,7 +226,10 @@ export interface OperatorSettings {
   readonly tokenMaxDays: number;
   readonly setupHours: number;
   readonly signIn: {
+    /** Failures of one account from one address per window. */
     readonly accountLimit: number;
+    /** Checks of one account per minute, from every address. */
+    readonly accountPerMinute: number;
     readonly addressLimit: number;
     readonly windowMinutes: number;
   };
@@ -273,6 +283,7 @@ export function loadConfig(
       setupHours: env.OPERATOR_SETUP_HOURS ?? 72,
       signIn: Object.freeze({
         accountLimit: env.SIGN_IN_ACCOUNT_LIMIT ?? 5,
+        accountPerMinute: env.SIGN_IN_ACCOUNT_PER_MINUTE ?? 10,
         addressLimit: env.SIGN_IN_ADDRESS_LIMIT ?? 30,
         windowMinutes: env.SIGN_IN_WINDOW_MINUTES ?? 15,
       }),

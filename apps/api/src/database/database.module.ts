@@ -1,7 +1,10 @@
-// The data source and the queue, opened by the bootstrap and shared with every module.
+// The data source and the queue, opened by the bootstrap and shared with every module, and the throttles'
+// counters, which several features share.
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
+
+import { AttemptCountersRepository } from './attempt-counters.repository.js';
 
 export const BOSS = Symbol('BOSS');
 
@@ -14,8 +17,9 @@ export class DatabaseModule {
       providers: [
         { provide: DataSource, useValue: dataSource },
         { provide: BOSS, useValue: boss },
+        AttemptCountersRepository,
       ],
-      exports: [DataSource, BOSS],
+      exports: [DataSource, BOSS, AttemptCountersRepository],
     };
   }
 }

@@ -4,9 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { grantsScopes, oauthTokenData, parseScopes, ScopeError, type OAuthTokenData } from '@svc/protocol';
 
 import { AppError, badRequest, rateLimited } from '../common/errors.js';
-import { RateLimiter } from '../common/rate-limiter.js';
+import { throttleSource } from '../common/throttle-source.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CredentialsRepository } from '../credentials/credentials.repository.js';
+import { AttemptCountersRepository } from '../database/attempt-counters.repository.js';
 import { hashSecret, newCredential, sha256Hex, verifySecret } from '../credentials/secrets.js';
 
 /** The one refusal for bad credentials or scopes (docs/api-guide.md#oauth-client-credentials): it says nothing of which it was. */
@@ -19,17 +20,14 @@ export interface ClientCredentials {
 
 @Injectable()
 export class OAuthService {
-  private readonly perAddress: RateLimiter;
-  private readonly perClient: RateLimiter;
   /** Checked against when the client is unknown, so both answers take as long. */
   private readonly decoyHash: Promise<string>;
 
   constructor(
     private readonly repository: CredentialsRepository,
+    private readonly counters: AttemptCountersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.perAddress = new RateLimiter(config.tokenRateLimitPerMinute, 60_000);
-    this.perClient = new RateLimiter(config.tokenRateLimitPerMinute, 60_000);
     this.decoyHash = hashSecret(newCredential('decoy'));
   }
 
@@ -42,8 +40,7 @@ export class OAuthService {
       throw error;
     }
     if (requested.length === 0) throw badRequest('scope must name at least one MODULE:PERMISSION');
-    this.throttle(this.perAddress, address);
-    this.throttle(this.perClient, credentials.clientId);
+    await this.throttle(address);
 
     const client = await this.repository.findLiveClient(credentials.clientId);
     const secretOk = await verifySecret(
@@ -65,10 +62,15 @@ export class OAuthService {
     return oauthTokenData(token, ttl, requested);
   }
 
-  private throttle(limiter: RateLimiter, key: string): void {
-    const wait = limiter.hit(key);
-    if (wait > 0) {
-      throw rateLimited(wait);
-    }
+  /**
+   * Takes one of the address's attempts of the minute, before the secret is hashed, or throws the 429. Per
+   * address only: every (client id, address) pair is within it, and a count per client id across addresses
+   * would let anyone who knows the id (the dashboard shows it) refuse its owner (docs/decisions.md,
+   * "Throttles").
+   */
+  private async throttle(address: string): Promise<void> {
+    const key = `token-address:${throttleSource(address)}`;
+    const attempt = await this.counters.take(key, this.config.tokenRateLimitPerMinute, 60_000);
+    if (!attempt.taken) throw rateLimited(attempt.retryAfterSeconds);
   }
 }

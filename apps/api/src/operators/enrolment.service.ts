@@ -50,7 +50,7 @@ export class EnrolmentService {
       }
       const secret = decryptSecret(this.config.masterKey, operator.totpSecretCiphertext);
       const step = await checkTotp(secret, code, null);
-      if (step === null) throw badRequest(`code is not the current one: ${TOTP_CODE_RULE}`);
+      if (typeof step !== 'number') throw badRequest(`code is not the current one: ${TOTP_CODE_RULE}`);
       Object.assign(operator, {
         totpConfirmedAt: new Date(),
         totpLastStep: String(step),

@@ -34,8 +34,10 @@ describe('operator secrets', () => {
     expect(await checkTotp(secret, current, null, now)).toBe(step);
     expect(await checkTotp(secret, next, null, now)).toBe(step + 1);
     expect(await checkTotp(secret, far, null, now)).toBeNull();
-    // Replay: a code of a step already used, or of an earlier one, is refused.
-    expect(await checkTotp(secret, current, step, now)).toBeNull();
+    // Replay: a code of a step already used, or of an earlier one, is refused as such.
+    expect(await checkTotp(secret, current, step, now)).toBe('replayed');
+    expect(await checkTotp(secret, current, step + 1, now)).toBe('replayed');
+    expect(await checkTotp(secret, far, step, now)).toBeNull();
     expect(await checkTotp(secret, next, step, now)).toBe(step + 1);
     expect(await checkTotp(secret, 'abcdef', null, now)).toBeNull();
     expect(await checkTotp(secret, `${current}0`, null, now)).toBeNull();

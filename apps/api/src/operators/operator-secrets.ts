@@ -51,24 +51,25 @@ export function newTotpSecret(email: string): { secret: string; otpauthUri: stri
 }
 
 /**
- * The time step `code` is good for under `secret`, or null: a code of the current step or the one either
- * side, newer than `afterStep` (a code is accepted once).
+ * The time step `code` is good for under `secret` (the current step or the one either side); `'replayed'`
+ * when it is good but not newer than `afterStep` (a code is accepted once, and a replay is no guess); null
+ * when it is wrong.
  */
 export async function checkTotp(
   secret: string,
   code: string,
   afterStep: number | null,
   now = Date.now(),
-): Promise<number | null> {
+): Promise<number | 'replayed' | null> {
   if (!TOTP_CODE.test(code)) return null;
   const result = await verifyTotp({
     secret,
     token: code,
     epoch: Math.floor(now / 1000),
     epochTolerance: TOTP_PERIOD_SECONDS,
-    ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
   });
-  return result.valid && 'timeStep' in result ? result.timeStep : null;
+  if (!result.valid || !('timeStep' in result)) return null;
+  return afterStep !== null && result.timeStep <= afterStep ? 'replayed' : result.timeStep;
 }
 
 /** Personal API tokens: `op_` and 256 random bits. */

@@ -1,8 +1,7 @@
-// Every query of the operators feature: operators, their console sessions and personal tokens, and the
-// sign-in attempt counters. TypeORM, but for the counter's single upsert; none of it is on a hot path
-// beyond one indexed read per operator request (no cache, so a revocation holds on every instance at once).
+// Every query of the operators feature: operators, their console sessions and personal tokens. TypeORM;
+// none of it is on a hot path beyond one indexed read per operator request (no cache, so a revocation holds on every instance at once).
 import { Injectable } from '@nestjs/common';
-import { Operator, OperatorSession, OperatorToken, SignInAttempts } from '@svc/db';
+import { Operator, OperatorSession, OperatorToken } from '@svc/db';
 import { DataSource, type EntityManager, IsNull, MoreThan, Not } from 'typeorm';
 
 export type NewOperator = Pick<Operator, 'email' | 'name' | 'role' | 'setupTokenHash' | 'setupExpiresAt'>;
@@ -188,43 +187,5 @@ export class OperatorsRepository {
       { revokedAt: at },
     );
     return (sessions.affected ?? 0) + (tokens.affected ?? 0);
-  }
-
-  /**
-   * Counts one attempt under `key` in a fixed window of `windowMs`; answers the count and when the window
-   * ends. One statement, so concurrent attempts on several instances each count.
-   */
-  async countAttempt(key: string, windowMs: number): Promise<{ attempts: number; resetAt: Date }> {
-    const [row] = await this.manager.query<{ attempts: number; reset_at: Date }[]>(
-      `INSERT INTO sign_in_attempts (key, window_start, attempts) VALUES ($1, now(), 1)
-       ON CONFLICT (key) DO UPDATE SET
-         attempts = CASE WHEN sign_in_attempts.window_start <= now() - $2 * interval '1 millisecond'
-                         THEN 1 ELSE sign_in_attempts.attempts + 1 END,
-         window_start = CASE WHEN sign_in_attempts.window_start <= now() - $2 * interval '1 millisecond'
-                             THEN now() ELSE sign_in_attempts.window_start END
-       RETURNING attempts, window_start + $2 * interval '1 millisecond' AS reset_at`,
-      [key, windowMs],
-    );
-    if (!row) throw new Error('the sign-in counter answered no row');
-    return { attempts: row.attempts, resetAt: row.reset_at };
-  }
-
-  /** The attempts counted under `key` in its current window (0 when none). */
-  async attempts(key: string, windowMs: number): Promise<{ attempts: number; resetAt: Date | null }> {
-    const row = await this.manager.getRepository(SignInAttempts).findOneBy({ key });
-    if (!row || row.windowStart.getTime() + windowMs <= Date.now()) return { attempts: 0, resetAt: null };
-    return { attempts: row.attempts, resetAt: new Date(row.windowStart.getTime() + windowMs) };
-  }
-
-  async clearAttempts(key: string): Promise<void> {
-    await this.manager.delete(SignInAttempts, { key });
-  }
-
-  /** Deletes counters whose window has passed; any instance may run it. */
-  async sweepAttempts(windowMs: number): Promise<void> {
-    await this.manager.query(
-      "DELETE FROM sign_in_attempts WHERE window_start <= now() - $1 * interval '1 millisecond'",
-      [windowMs],
-    );
   }
 }

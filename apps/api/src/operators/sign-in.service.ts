@@ -1,6 +1,6 @@
 // Console sign-in (docs/operators.md#sign-in): e-mail, password and a TOTP code in one request, throttled
-// per account and per address; a session with idle and absolute expiry whose cookie holds a 256-bit value
-// (stored as its SHA-256). The TOTP code of a sign-in counts as the step-up for the next minutes; later,
+// (sign-in-throttle.ts); a session with idle and absolute expiry whose cookie holds a 256-bit value (stored
+// as its SHA-256). The TOTP code of a sign-in counts as the step-up for the next minutes; later,
 // POST /session/step-up takes a fresh code for the session or the personal token in use.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Operator, SessionMethod } from '@svc/db';
@@ -24,6 +24,8 @@ import { csrfTokenOf } from './session-cookie.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 const REFUSED = 'the e-mail, password or code is wrong';
+
+type CodeCheck = 'accepted' | 'replayed' | 'wrong';
 
 export interface NewSession {
   /** The cookie's value: never in the answer's body. */
@@ -59,10 +61,12 @@ export class SignInService {
     const hash = operator && !operator.disabledAt && operator.totpConfirmedAt ? operator.passwordHash : null;
     // Unknown or not enrolled: the same work and the same answer as a wrong password.
     const passwordOk = await verifyPassword(hash ?? (await decoyPasswordHash()), input.password);
-    if (!operator || hash === null || !passwordOk) return this.refuse(input.email);
+    if (!operator || hash === null || !passwordOk) throw unauthenticated(REFUSED);
     const session = await this.repository.transaction(async (manager) => {
       const locked = await this.repository.findOperator(manager, operator.id, true);
-      if (!locked || !(await this.acceptCode(locked, input.code))) return null;
+      if (!locked) return 'wrong';
+      const code = await this.acceptCode(locked, input.code);
+      if (code !== 'accepted') return code;
       await this.repository.saveOperator(manager, locked);
       const token = newSessionToken();
       const now = new Date();
@@ -81,8 +85,9 @@ export class SignInService {
       });
       return { token, row, operator: locked };
     });
-    if (!session) return this.refuse(input.email);
-    await this.throttle.succeeded(input.email);
+    if (session === 'replayed') await this.throttle.replayed(input.email, address);
+    if (session === 'wrong' || session === 'replayed') throw unauthenticated(REFUSED);
+    await this.throttle.succeeded(input.email, address);
     return this.started(session.token, session.operator, session.row.expiresAt, session.row.secondFactorAt);
   }
 
@@ -126,14 +131,13 @@ export class SignInService {
       if (!operator?.totpConfirmedAt) {
         throw badRequest('you have no TOTP enrolled: ask an ADMIN to reset your enrolment, then enrol');
       }
-      if (!(await this.acceptCode(operator, code))) return false;
-      await this.repository.saveOperator(manager, operator);
-      return true;
+      const check = await this.acceptCode(operator, code);
+      if (check === 'accepted') await this.repository.saveOperator(manager, operator);
+      return check;
     });
-    if (!accepted) {
-      await this.throttle.failed(caller.email);
-      throw unauthenticated('the code is wrong or was already used');
-    }
+    if (accepted === 'replayed') await this.throttle.replayed(caller.email, address);
+    if (accepted !== 'accepted') throw unauthenticated('the code is wrong or was already used');
+    await this.throttle.succeeded(caller.email, address);
     const now = new Date();
     if (caller.via === 'session') await this.repository.setSessionSecondFactor(caller.credentialId, now);
     else await this.repository.setTokenSecondFactor(caller.credentialId, now);
@@ -160,20 +164,19 @@ export class SignInService {
     };
   }
 
-  /** Whether `code` is good for the operator now and newer than the last one used; records its step. */
-  private async acceptCode(operator: Operator, code: string): Promise<boolean> {
-    if (!operator.totpSecretCiphertext) return false;
+  /**
+   * Whether `code` is good for the operator now and newer than the last one used (then its step is
+   * recorded), a good code already used, or wrong.
+   */
+  private async acceptCode(operator: Operator, code: string): Promise<CodeCheck> {
+    if (!operator.totpSecretCiphertext) return 'wrong';
     const secret = decryptSecret(this.config.masterKey, operator.totpSecretCiphertext);
     const last = operator.totpLastStep === null ? null : Number(operator.totpLastStep);
     const step = await checkTotp(secret, code, last);
-    if (step === null) return false;
+    if (step === 'replayed') return 'replayed';
+    if (step === null) return 'wrong';
     operator.totpLastStep = String(step);
-    return true;
-  }
-
-  private async refuse(email: string): Promise<never> {
-    await this.throttle.failed(email);
-    throw unauthenticated(REFUSED);
+    return 'accepted';
   }
 
   private started(

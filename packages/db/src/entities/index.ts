@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key.entity.js';
+import { AttemptCounter } from './attempt-counter.entity.js';
 import { AuditEntry } from './audit-entry.entity.js';
 import { DashboardLink } from './dashboard-link.entity.js';
 import { DashboardSession } from './dashboard-session.entity.js';
@@ -8,7 +9,7 @@ import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
-import { OperatorSession, OperatorToken, SignInAttempts } from './operator-credential.entity.js';
+import { OperatorSession, OperatorToken } from './operator-credential.entity.js';
 import { Operator } from './operator.entity.js';
 import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
@@ -25,6 +26,7 @@ import { WebhookRedelivery } from './webhook-redelivery.entity.js';
 
 export { AMOUNT_SCALE } from './columns.js';
 export * from './api-key.entity.js';
+export * from './attempt-counter.entity.js';
 export * from './audit-entry.entity.js';
 export * from './dashboard-link.entity.js';
 export * from './dashboard-session.entity.js';
@@ -77,5 +79,5 @@ export const ENTITIES = [
   Operator,
   OperatorSession,
   OperatorToken,
-  SignInAttempts,
+  AttemptCounter,
 ];

@@ -86,19 +86,3 @@ export class OperatorToken {
   @Column({ name: 'revoked_at', type: 'timestamptz', precision: 3, nullable: true })
   revokedAt!: Date | null;
 }
-
-/**
- * Sign-in attempts counted per key (`account:<email>`, `address:<ip>`) in a fixed window, in the database so
- * that the limit holds across instances.
- */
-@Entity({ name: 'sign_in_attempts' })
-export class SignInAttempts {
-  @Column({ primary: true, type: 'text' })
-  key!: string;
-
-  @Column({ name: 'window_start', type: 'timestamptz', precision: 3 })
-  windowStart!: Date;
-
-  @Column({ type: 'integer' })
-  attempts!: number;
-}

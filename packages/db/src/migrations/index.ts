@@ -13,6 +13,7 @@ import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.
 import { DashboardEvents1796000000000 } from './1796000000000-DashboardEvents.js';
 import { ConsoleWebhookHealth1796200000000 } from './1796200000000-ConsoleWebhookHealth.js';
 import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
+import { AttemptCounters1796400000000 } from './1796400000000-AttemptCounters.js';
 import { Redeliveries1796700000000 } from './1796700000000-Redeliveries.js';
 
 /** In order of application. */
@@ -30,5 +31,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DashboardEvents1796000000000,
   ConsoleWebhookHealth1796200000000,
   DeliveryQueue1796300000000,
+  AttemptCounters1796400000000,
   Redeliveries1796700000000,
 ];
