@@ -66,7 +66,7 @@ export class OAuthService {
    * Takes one of the address's attempts of the minute, before the secret is hashed, or throws the 429. Per
    * address only: every (client id, address) pair is within it, and a count per client id across addresses
    * would let anyone who knows the id (the dashboard shows it) refuse its owner (docs/decisions.md,
-   * "Throttles").
+   * "Authentication: throttles").
    */
   private async throttle(address: string): Promise<void> {
     const key = `token-address:${throttleSource(address)}`;

@@ -1,4 +1,4 @@
-// Sign-in and step-up attempts throttled (docs/operators.md#sign-in, docs/decisions.md, "Throttles"), in
+// Sign-in and step-up attempts throttled (docs/operators.md#sign-in, docs/decisions.md, "Authentication: throttles"), in
 // the database so that the limits hold across instances. An attempt is taken before any password or code
 // is checked, each count in one statement that refuses once the limit is reached, so that concurrent
 // guesses are checked no more often than the limit allows:

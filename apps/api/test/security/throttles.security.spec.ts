@@ -1,4 +1,4 @@
-// The throttles under attack (docs/operators.md#sign-in, docs/decisions.md, "Throttles"): 200 guesses at
+// The throttles under attack (docs/operators.md#sign-in, docs/decisions.md, "Authentication: throttles"): 200 guesses at
 // once are checked no more often than the limit allows, on one instance or two, and the counters stored say
 // so; an attacker's failures from one address never lock the owner out at another, nor do replayed codes.
 // Each source address is a real one: Linux routes all of 127.0.0.0/8 to the loopback interface, so a client
