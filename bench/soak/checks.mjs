@@ -107,7 +107,14 @@ export function judge({ writes, events, receiver, streamed }) {
   const eventIdsReceived = [...receiver.deliveries.values()].filter((r) => r.bodies.length > 0).length;
   return {
     figures: {
-      writes: { attempted: writes.length, ...outcomes, reasons },
+      writes: {
+        attempted: writes.length,
+        ...outcomes,
+        reasons,
+        // Answers a valid write should never get, even while something is down: a 4xx, or a 500 (an
+        // outage is a 503).
+        unexpected: writes.filter((write) => write.outcome === 'refused' || write.reason === '500'),
+      },
       routes,
       events: { total: events.length, byStatus: status, byEntity: countBy(events, entityName) },
       webhooks: {

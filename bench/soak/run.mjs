@@ -41,7 +41,8 @@ await chmod(dir, 0o755);
 say(`run folder ${dir} (postgres.log, api.log, worker.log)`);
 const database = await startDatabase(join(dir, 'postgres'), join(dir, 'postgres.log'));
 let pool;
-let passed = false;
+// Removed at the end unless SOAK_KEEP, a violation, or an answer worth reading the api's log for.
+let keep = true;
 const stoppers = [];
 try {
   const [apiPort, workerPort] = [await freePort(), await freePort()];
@@ -156,6 +157,9 @@ try {
   say(`load stopped: ${ledger.writes.length} writes; waiting for the worker and the stream to drain`);
 
   pool = new pg.Pool({ connectionString: database.url(), max: 2 });
+  // pool.end() resolves before its connections have closed: PostgreSQL's stop, right after, may still
+  // reach one of them, which is no failure of the run.
+  pool.on('error', () => undefined);
   const drainStarted = Date.now();
   let events = await readEvents(pool, org.orgId);
   while (Date.now() - drainStarted < DRAIN_SECONDS * 1000 && !drained(events, receiver, stream)) {
@@ -165,9 +169,11 @@ try {
   const drainSeconds = (Date.now() - drainStarted) / 1000;
   const { figures, violations } = judge({ writes: ledger.writes, events, receiver, streamed: stream });
   report(figures, { api, worker, database, crashes, drainSeconds });
-  passed = Object.keys(violations).length === 0;
+  const passed = Object.keys(violations).length === 0;
+  keep = KEEP || !passed || figures.writes.unexpected.length > 0;
   if (passed) {
     say('PASS: every accepted write has its event; every event delivered, and streamed once in order');
+    if (keep) say(`the logs and the database stay in ${dir}`);
   } else {
     for (const [rule, items] of Object.entries(violations)) {
       console.error(`VIOLATION ${rule}: ${items.length}`);
@@ -181,7 +187,7 @@ try {
   for (const stop of stoppers.reverse()) await stop();
   await pool?.end();
   await database.stop();
-  if (passed && !KEEP) await rm(dir, { recursive: true, force: true });
+  if (!keep) await rm(dir, { recursive: true, force: true });
 }
 
 /**
@@ -240,6 +246,9 @@ function report(figures, { api, worker, database, crashes, drainSeconds }) {
     '',
     `writes       attempted ${writes.attempted}, accepted ${writes.accepted}, refused (4xx) ${writes.refused}, no answer or 5xx ${writes.unknown}`,
     `  failures by answer: ${format(writes.reasons)}`,
+    ...writes.unexpected
+      .slice(0, 5)
+      .map((write) => `  answered ${write.reason}: ${write.route}: ${write.detail}`),
     ...[...routes].map(
       ([route, r]) =>
         `  ${route.padEnd(30)} ${String(r.attempted).padStart(6)} attempted ${String(r.accepted).padStart(6)} accepted ` +
