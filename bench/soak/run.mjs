@@ -20,12 +20,12 @@ import { Ledger, adminClient, operatorLoop, userLoop } from './load.mjs';
 import { followStream, startReceiver } from './observers.mjs';
 import { startDatabase, supervise } from './services.mjs';
 
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
-const KILL_EVERY_SECONDS = Number(process.env.SOAK_KILL_EVERY_SECONDS ?? 20);
-const PG_RESTARTS = Number(process.env.SOAK_PG_RESTARTS ?? 2);
-const PG_DOWN_SECONDS = Number(process.env.SOAK_PG_DOWN_SECONDS ?? 5);
-const USERS = Number(process.env.SOAK_USERS ?? 4);
-const DRAIN_SECONDS = Number(process.env.SOAK_DRAIN_SECONDS ?? 60);
+const SECONDS = setting('SOAK_SECONDS', 120, 1);
+const KILL_EVERY_SECONDS = setting('SOAK_KILL_EVERY_SECONDS', 20, 1);
+const PG_RESTARTS = setting('SOAK_PG_RESTARTS', 2, 0);
+const PG_DOWN_SECONDS = setting('SOAK_PG_DOWN_SECONDS', 5, 0);
+const USERS = setting('SOAK_USERS', 4, 1);
+const DRAIN_SECONDS = setting('SOAK_DRAIN_SECONDS', 60, 1);
 const KEEP = process.env.SOAK_KEEP === '1';
 const WEBHOOK_SECRET = 'whsec_soak-secret-0123456789abcdef';
 const node = process.env.SERVICE_NODE ?? process.execPath;
@@ -276,6 +276,18 @@ function format(counts) {
   return Object.entries(counts)
     .map(([name, n]) => `${name} ${n}`)
     .join(', ');
+}
+
+/** A whole number of at least `min` from the environment, or one line naming the variable and exit 2. */
+function setting(name, fallback, min) {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`soak: ${name} must be a whole number of at least ${min}, got ${JSON.stringify(text)}`);
+    process.exit(2);
+  }
+  return value;
 }
 
 function freePort() {
