@@ -59,7 +59,7 @@ try {
     entry: built('apps/api/dist/main.js'),
     env: { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
     logFile: join(dir, 'api.log'),
-    healthUrl: `http://127.0.0.1:${apiPort}/healthz`,
+    readyUrl: `http://127.0.0.1:${apiPort}/readyz`,
   });
   // Retries 50, 100 and 150 ms after a failed attempt, as the worker's tests run it: a retry is part of
   // the run, not a wait past its end.
@@ -74,7 +74,7 @@ try {
       OUTBOX_DIR: join(dir, 'outbox'),
     },
     logFile: join(dir, 'worker.log'),
-    healthUrl: `http://127.0.0.1:${workerPort}/healthz`,
+    readyUrl: `http://127.0.0.1:${workerPort}/readyz`,
   });
   stoppers.push(
     () => worker.stop(),

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { startEmbeddedPostgres } from '@svc/db/dev';
 
-/** A service not answering its health check this long after it was spawned counts as a failed start. */
+/** A service not ready this long after it was spawned counts as a failed start. */
 const READY_TIMEOUT_MS = 30_000;
 /** Between a service's failed start (PostgreSQL away) and the next one. */
 const RESTART_PAUSE_MS = 1000;
@@ -61,10 +61,11 @@ export async function startDatabase(dir, logFile) {
 
 /**
  * One service (`entry`, a built main.js) as a child process, kept running: started again after our
- * SIGKILL, after a start that failed (PostgreSQL away when it opened its pool) and after an exit of its
- * own, each counted. Ready means `healthUrl` answers 200.
+ * SIGKILL, after a start that failed (PostgreSQL away while it started) and after an exit of its own, each
+ * counted. Ready means `readyUrl` (its /readyz) answers 200: started, PostgreSQL reachable. Not /healthz:
+ * the worker answers that before its queue has started, and a start that fails after it is no crash.
  */
-export function supervise(name, { node, entry, env, logFile, healthUrl }) {
+export function supervise(name, { node, entry, env, logFile, readyUrl }) {
   const counts = { kills: 0, failedStarts: 0, exitsOfItsOwn: 0 };
   let child;
   let stopping = false;
@@ -78,12 +79,12 @@ export function supervise(name, { node, entry, env, logFile, healthUrl }) {
     return proc;
   }
 
-  /** Spawns until one start reaches its health check; resolves then. */
+  /** Spawns until one start is ready; resolves then. */
   async function start() {
     for (;;) {
       const proc = spawnOnce();
       const outcome = await Promise.race([
-        waitForHealth(healthUrl, READY_TIMEOUT_MS).then((ok) => (ok ? 'ready' : 'timeout')),
+        waitForReady(readyUrl, READY_TIMEOUT_MS).then((ok) => (ok ? 'ready' : 'timeout')),
         proc.exited.then(() => 'exited'),
       ]);
       if (outcome === 'ready') {
@@ -141,7 +142,7 @@ export function supervise(name, { node, entry, env, logFile, healthUrl }) {
 }
 
 /** Whether `url` answers 200 within `timeoutMs`, asked every 100 ms. */
-async function waitForHealth(url, timeoutMs) {
+async function waitForReady(url, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
