@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task: node
-// scripts/bootstrap.mjs start|test|bench The toolchain pinned in package.json (`toolchain`: pnpm, and Node
-// for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored); a
-// second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
+// scripts/bootstrap.mjs start|test|bench|soak The toolchain pinned in package.json (`toolchain`: pnpm, and
+// Node for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored);
+// a second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
 // `start`'s processes) runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const tools = join(root, '.tools');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const task = process.argv[2];
-const tasks = { start, test, bench };
+const tasks = { start, test, bench, soak };
 
 if (!(task in tasks)) {
   console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}>`);
@@ -47,6 +47,12 @@ async function test() {
 async function bench() {
   pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
   pnpm(['exec', 'turbo', 'run', 'bench', '--concurrency=1']);
+}
+
+/** The long run that crashes the services and PostgreSQL (docs/security.md, "The soak run"); not in test. */
+async function soak() {
+  pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+  pnpm(['--filter', '@svc/bench', 'run', 'soak']);
 }
 
 /** Installs what is missing and returns the environment every later command runs in. */
