@@ -13,6 +13,7 @@ import { DashboardVolumes1795900000000 } from './1795900000000-DashboardVolumes.
 import { DashboardEvents1796000000000 } from './1796000000000-DashboardEvents.js';
 import { ConsoleWebhookHealth1796200000000 } from './1796200000000-ConsoleWebhookHealth.js';
 import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
+import { DashboardSessionCreators1796810000000 } from './1796810000000-DashboardSessionCreators.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -29,4 +30,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DashboardEvents1796000000000,
   ConsoleWebhookHealth1796200000000,
   DeliveryQueue1796300000000,
+  DashboardSessionCreators1796810000000,
 ];
