@@ -11,7 +11,9 @@ import { ALL_SCOPES } from '@svc/protocol';
 import { generate } from 'otplib';
 
 import { systemActor } from './audit/admin-actor.decorator.js';
+import type { Principal } from './auth/principal.js';
 import { ApiKeysService } from './credentials/api-keys.service.js';
+import { CredentialsService } from './credentials/credentials.service.js';
 import { DASHBOARD_PERMISSIONS } from './dashboard/dashboard-permissions.js';
 import { DashboardSessionsService } from './dashboard/dashboard-sessions.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
@@ -91,12 +93,25 @@ export async function ensureDemoCredentials(
 
 /**
  * A sign-in link to the demo organisation's dashboard with every permission, for `npm start` to print: the
- * organisation's backend would ask for it (POST /api/v1/dashboard/sessions/, docs/dashboard.md).
+ * organisation's backend would ask for it with the demo API key (POST /api/v1/dashboard/sessions/,
+ * docs/dashboard.md), so it is asked for as that key; none once the key is revoked.
  */
-export async function demoDashboardLink(c: DemoCredentials, app: INestApplicationContext): Promise<string> {
+export async function demoDashboardLink(
+  c: DemoCredentials,
+  app: INestApplicationContext,
+): Promise<string | undefined> {
+  const key = await app.get(CredentialsService).findApiKey(c.apiKey);
+  if (!key) return undefined;
+  const caller: Principal = {
+    orgId: key.orgId,
+    method: 'hmac',
+    scopes: ALL_SCOPES,
+    credentialId: key.id,
+    clientId: null,
+  };
   const link = await app
     .get(DashboardSessionsService)
-    .createLink(c.orgId, { permissions: [...DASHBOARD_PERMISSIONS], lifetimeSeconds: 8 * 3600 }, c.baseUrl);
+    .createLink(caller, { permissions: [...DASHBOARD_PERMISSIONS], lifetimeSeconds: 8 * 3600 }, c.baseUrl);
   return link.url;
 }
 

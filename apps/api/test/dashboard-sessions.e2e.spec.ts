@@ -34,18 +34,28 @@ describe('dashboard sessions', () => {
     (await api.rows<{ n: number }>('SELECT count(*)::int AS n FROM dashboard_links'))[0]!.n;
 
   describe('POST /api/v1/dashboard/sessions/', () => {
-    it('answers a single-use link, stored only as its hash, read-only and for an hour by default', async () => {
+    it('answers a single-use link, stored only as its hash, read-only, every page and for an hour by default', async () => {
       const before = Date.now();
       const response = await org.signed<{
         url: string;
         expiresAt: string;
         permissions: string[];
+        pages: string[];
         lifetimeSeconds: number;
       }>('POST', '/api/v1/dashboard/sessions/', { body: {} });
       expect(response.status).toBe(200);
       const link = response.body.data!;
       expect(link.url).toMatch(new RegExp(`^${api.baseUrl}/dashboard/sign-in\\?token=[A-Za-z0-9_-]{43}$`));
       expect(link.permissions).toEqual([]);
+      expect(link.pages).toEqual([
+        'OVERVIEW',
+        'WEBHOOK',
+        'EVENTS',
+        'USERS',
+        'ORDERS',
+        'CREDENTIALS',
+        'CATALOGUE',
+      ]);
       expect(link.lifetimeSeconds).toBe(3600);
       const expires = Date.parse(link.expiresAt) - before;
       expect(expires).toBeGreaterThan(590_000);
@@ -65,13 +75,15 @@ describe('dashboard sessions', () => {
     });
 
     it('takes a bearer token with BASE_MODULE:WRITE, and refuses one with READ only', async () => {
+      // What a link may hold beyond the token's scopes: security/dashboard-scopes.security.spec.ts.
       const ok = await org.bearer('POST', '/api/v1/dashboard/sessions/', {
         body: { permissions: ['MANAGE_WEBHOOKS', 'REVEAL_SECRET'], lifetimeSeconds: 604800 },
-        scopes: ['BASE_MODULE:WRITE'],
+        scopes: ['BASE_MODULE:READWRITE'],
       });
       expect(ok.status).toBe(200);
       expect(ok.body.data).toMatchObject({
         permissions: ['MANAGE_WEBHOOKS', 'REVEAL_SECRET'],
+        pages: ['OVERVIEW', 'WEBHOOK', 'EVENTS', 'ORDERS', 'CREDENTIALS', 'CATALOGUE'],
         lifetimeSeconds: 604800,
       });
       const refused = await org.bearer('POST', '/api/v1/dashboard/sessions/', {
@@ -93,6 +105,13 @@ describe('dashboard sessions', () => {
       ],
       [{ permissions: 'MANAGE_WEBHOOKS' }, 'permissions must be an array'],
       [{ permissions: ['REVEAL_SECRET', 'REVEAL_SECRET'] }, 'permissions must not repeat a name'],
+      [
+        { pages: ['KYC'] },
+        'pages may hold only OVERVIEW, WEBHOOK, EVENTS, USERS, ORDERS, CREDENTIALS, CATALOGUE',
+      ],
+      [{ pages: 'USERS' }, 'pages must be an array'],
+      [{ pages: [] }, 'pages must name at least one page'],
+      [{ pages: ['USERS', 'USERS'] }, 'pages must not repeat a name'],
       [{ readOnly: true }, 'readOnly'],
     ])('refuses %j with a 400 naming the field, and stores nothing', async (body, text) => {
       const before = await links();
@@ -113,6 +132,9 @@ describe('dashboard sessions', () => {
         expect(html).toContain('Alpha Brokers');
         expect(html).toContain('for 2 hours');
         expect(html).toContain('change the webhook URL or secret');
+        expect(html).toContain(
+          'The session may see these pages: Overview, Webhook, Events, Users, Orders, API keys, Event catalogue.',
+        );
       }
       const before = Date.now();
       const client = await DashboardClient.signIn(link);

@@ -297,9 +297,19 @@ export type ScopeList = readonly Scope[] | string;
 /** What a dashboard session may do beyond reading. */
 export type DashboardPermission = 'MANAGE_WEBHOOKS' | 'REVEAL_SECRET' | 'MANAGE_CREDENTIALS';
 
+/** A page of the dashboard that a session may see. */
+export type DashboardPage =
+  'OVERVIEW' | 'WEBHOOK' | 'EVENTS' | 'USERS' | 'ORDERS' | 'CREDENTIALS' | 'CATALOGUE';
+
+/**
+ * What the session may do and see, within the caller's scopes: a permission or page needing a scope the
+ * caller does not hold is refused (403 naming the scope); docs/dashboard.md#what-a-session-may-do.
+ */
 export interface CreateDashboardSessionParams {
   /** Omitted or empty: the session only reads. */
   readonly permissions?: readonly DashboardPermission[];
+  /** Omitted: every page the caller's scopes allow. */
+  readonly pages?: readonly DashboardPage[];
   /** How long the session lasts once the link is opened: 60 to 604800 seconds, default 3600. */
   readonly lifetimeSeconds?: number;
 }
@@ -310,6 +320,7 @@ export interface DashboardLink {
   /** The link is refused after this (ISO 8601). */
   readonly expiresAt: string;
   readonly permissions: DashboardPermission[];
+  readonly pages: DashboardPage[];
   readonly lifetimeSeconds: number;
 }
 

@@ -131,9 +131,14 @@ describe.each(['signed', 'oauth'] as const)('SvcClient (%s) against the real api
   it('dashboard.createSession answers a sign-in link that opens, and endAllSessions voids it', async () => {
     const link = await client.dashboard.createSession({
       permissions: ['MANAGE_WEBHOOKS'],
+      pages: ['WEBHOOK', 'EVENTS'],
       lifetimeSeconds: 600,
     });
-    expect(link).toMatchObject({ permissions: ['MANAGE_WEBHOOKS'], lifetimeSeconds: 600 });
+    expect(link).toMatchObject({
+      permissions: ['MANAGE_WEBHOOKS'],
+      pages: ['WEBHOOK', 'EVENTS'],
+      lifetimeSeconds: 600,
+    });
     expect(link.url).toMatch(/\/dashboard\/sign-in\?token=/);
     expect((await fetch(link.url)).status).toBe(200);
     expect(await client.dashboard.endAllSessions()).toEqual({ sessionsEnded: 0, linksRevoked: 1 });

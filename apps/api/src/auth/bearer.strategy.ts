@@ -28,6 +28,12 @@ export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) 
       });
     }
     await this.credentials.touch('client', live.clientId);
-    return { orgId: live.orgId, method: 'bearer', scopes: live.scopes, credentialId: live.id };
+    return {
+      orgId: live.orgId,
+      method: 'bearer',
+      scopes: live.scopes,
+      credentialId: live.id,
+      clientId: live.clientId,
+    };
   }
 }

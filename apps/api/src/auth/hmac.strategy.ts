@@ -64,7 +64,7 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
       throw this.refuse('replayed_signature', 'this signature was already used: sign each request afresh');
     }
     await this.credentials.touch('apiKey', key.id);
-    return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id };
+    return { orgId: key.orgId, method: 'hmac', scopes: ALL_SCOPES, credentialId: key.id, clientId: null };
   }
 
   /** The 401, counted by reason for /metrics. */

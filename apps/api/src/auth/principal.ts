@@ -10,6 +10,8 @@ export interface Principal {
   readonly scopes: readonly Scope[];
   /** The api key's or the token's id, for logs and audit. */
   readonly credentialId: string;
+  /** The OAuth client a bearer token was issued to (its row id); null for an API key. */
+  readonly clientId: string | null;
 }
 
 /** An operator on an operator route: from a personal token or a console session, never from a claim. */

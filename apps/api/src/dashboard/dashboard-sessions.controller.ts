@@ -17,8 +17,9 @@ export class DashboardSessionsController {
   @ApiRoute({
     summary: 'Create a dashboard sign-in link',
     description:
-      "A single-use URL that signs a person into the organisation's dashboard (/dashboard/). Give it to the person who needs it: it must be opened within minutes (expiresAt), and the session it starts lasts lifetimeSeconds (default 1 hour, at most 7 days). Without permissions the session only reads.",
+      "A single-use URL that signs a person into the organisation's dashboard (/dashboard/). Give it to the person who needs it: it must be opened within minutes (expiresAt), and the session it starts lasts lifetimeSeconds (default 1 hour, at most 7 days). Without permissions the session only reads. The session may hold only what the caller may do: a permission or page needing a scope the caller's token does not hold is refused (403 naming the scope), and without pages it sees every page the caller may read. Revoking the API key or OAuth client that asked for the link ends it and its session.",
     data: 'DashboardLink',
+    errors: [403],
   })
   @Post()
   @HttpCode(200)
@@ -28,7 +29,7 @@ export class DashboardSessionsController {
     @Body() body: CreateDashboardSessionDto,
     @Req() request: FastifyRequest,
   ) {
-    return this.sessions.createLink(caller.orgId, body, `${request.protocol}://${request.host}`);
+    return this.sessions.createLink(caller, body, `${request.protocol}://${request.host}`);
   }
 
   @ApiRoute({

@@ -1,21 +1,30 @@
 // Sign-in by link (docs/dashboard.md#signing-in): the organisation's backend asks for a single-use link;
 // opening it starts a session whose cookie the browser keeps. Links and sessions are stored as SHA-256
-// hashes of their tokens, so a copy of the database signs no one in.
+// hashes of their tokens, so a copy of the database signs no one in. A link holds only what the credential
+// asking for it may do (docs/dashboard.md#what-a-session-may-do) and records that credential: revoking it
+// ends the link and its session.
 import { Inject, Injectable } from '@nestjs/common';
 import type { DashboardSession } from '@svc/db';
+import type { Scope } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
-import { unauthenticated } from '../common/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { forbidden, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { sha256Hex } from '../credentials/secrets.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import { newWebToken } from '../web/web-session-cookie.js';
 import {
+  DASHBOARD_SCOPES,
+  type DashboardPageName,
   type DashboardPermission,
+  isDashboardPage,
   isDashboardPermission,
+  missingScope,
+  pagesGrantedBy,
   SESSION_LIFETIME_SECONDS,
 } from './dashboard-permissions.js';
-import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
+import { DashboardSessionsRepository, type LinkCreator } from './dashboard-sessions.repository.js';
 import type { CreateDashboardSessionDto } from './dto/create-dashboard-session.dto.js';
 
 /** Where a link lands: the sign-in page, which asks for one click before it spends the link. */
@@ -25,6 +34,7 @@ export interface DashboardLinkView {
   readonly url: string;
   readonly expiresAt: string;
   readonly permissions: DashboardPermission[];
+  readonly pages: DashboardPageName[];
   readonly lifetimeSeconds: number;
 }
 
@@ -33,6 +43,7 @@ export interface DashboardSessionInfo {
   readonly id: string;
   readonly orgId: number;
   readonly permissions: readonly DashboardPermission[];
+  readonly pages: readonly DashboardPageName[];
   readonly expiresAt: Date;
 }
 
@@ -45,42 +56,58 @@ export class DashboardSessionsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A single-use sign-in link for `orgId`; `origin` is where the request came in, unless PUBLIC_URL says. */
+  /**
+   * A single-use sign-in link to the caller's organisation, within the caller's scopes: a permission or a
+   * page it names that needs a scope the caller lacks is refused (403 naming the scope); without pages, the
+   * session gets every page the caller may see. `origin` is where the request came in, unless PUBLIC_URL says.
+   */
   async createLink(
-    orgId: number,
+    caller: Principal,
     input: CreateDashboardSessionDto,
     origin: string,
   ): Promise<DashboardLinkView> {
-    await this.orgs.find(this.dataSource.manager, orgId);
-    const token = newWebToken();
     const permissions = [...(input.permissions ?? [])];
+    for (const permission of permissions) {
+      refuseUnlessHeld(caller, DASHBOARD_SCOPES.permissions[permission], `the ${permission} permission`);
+    }
+    const pages = input.pages ? [...input.pages] : pagesGrantedBy(caller.scopes);
+    for (const page of pages) refuseUnlessHeld(caller, DASHBOARD_SCOPES.pages[page], `the ${page} page`);
+    await this.orgs.find(this.dataSource.manager, caller.orgId);
+    const token = newWebToken();
     const lifetimeSeconds = input.lifetimeSeconds ?? SESSION_LIFETIME_SECONDS.default;
     const link = await this.sessions.insertLink({
-      orgId,
+      orgId: caller.orgId,
       tokenHash: sha256Hex(token),
       permissions,
+      pages,
       sessionSeconds: lifetimeSeconds,
       expiresAt: new Date(Date.now() + this.config.dashboardLinkTtlSeconds * 1000),
+      ...creatorOf(caller),
     });
     const base = this.config.publicUrl ?? origin;
     return {
       url: `${base}${SIGN_IN_PATH}?token=${token}`,
       expiresAt: link.expiresAt.toISOString(),
       permissions,
+      pages,
       lifetimeSeconds,
     };
   }
 
   /** What opening the link would start, without spending it; 401 when it can no longer be opened. */
-  async peek(
-    linkToken: string,
-  ): Promise<{ orgName: string; permissions: DashboardPermission[]; lifetimeSeconds: number }> {
+  async peek(linkToken: string): Promise<{
+    orgName: string;
+    permissions: DashboardPermission[];
+    pages: DashboardPageName[];
+    lifetimeSeconds: number;
+  }> {
     const link = linkToken.length <= 100 ? await this.sessions.findUsableLink(sha256Hex(linkToken)) : null;
     if (!link) throw unusableLink();
     const org = await this.orgs.find(this.dataSource.manager, link.orgId);
     return {
       orgName: org.name,
       permissions: link.permissions.filter(isDashboardPermission),
+      pages: link.pages.filter(isDashboardPage),
       lifetimeSeconds: link.sessionSeconds,
     };
   }
@@ -96,7 +123,10 @@ export class DashboardSessionsService {
         orgId: link.orgId,
         tokenHash: sha256Hex(token),
         permissions: link.permissions,
+        pages: link.pages,
         expiresAt: new Date(Date.now() + link.sessionSeconds * 1000),
+        apiKeyId: link.apiKeyId,
+        oauthClientId: link.oauthClientId,
       });
       return { session: info(row), token };
     });
@@ -120,13 +150,31 @@ export class DashboardSessionsService {
 }
 
 const unusableLink = () =>
-  unauthenticated('this sign-in link was already used, has expired or is not one of ours');
+  unauthenticated(
+    'this sign-in link was already used, has expired, was asked for with credentials since revoked, or is not one of ours',
+  );
+
+/** 403 naming the first scope of `needed` that the caller lacks (an API key holds every scope). */
+function refuseUnlessHeld(caller: Principal, needed: readonly Scope[], what: string): void {
+  const missing = missingScope(caller.scopes, needed);
+  if (missing) {
+    throw forbidden(`${what} needs the scope ${missing}, which these credentials do not hold`);
+  }
+}
+
+/** The API key, or the OAuth client of the bearer token, that asks for a link. */
+function creatorOf(caller: Principal): LinkCreator {
+  return caller.method === 'hmac'
+    ? { apiKeyId: caller.credentialId, oauthClientId: null }
+    : { apiKeyId: null, oauthClientId: caller.clientId };
+}
 
 function info(row: DashboardSession): DashboardSessionInfo {
   return {
     id: row.id,
     orgId: row.orgId,
     permissions: row.permissions.filter(isDashboardPermission),
+    pages: row.pages.filter(isDashboardPage),
     expiresAt: row.expiresAt,
   };
 }

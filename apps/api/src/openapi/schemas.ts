@@ -13,7 +13,7 @@ import {
 } from '@svc/protocol';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
-import { DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
+import { DASHBOARD_PAGES, DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
 
 import {
   arrayOf,
@@ -328,6 +328,11 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
       type: 'array',
       items: enumOf(DASHBOARD_PERMISSIONS),
       description: 'What the session may do beyond reading',
+    },
+    pages: {
+      type: 'array',
+      items: enumOf(DASHBOARD_PAGES),
+      description: 'The pages the session may see',
     },
     lifetimeSeconds: { type: 'integer', description: 'How long the session lasts once the link is opened' },
   }),

@@ -1,8 +1,11 @@
 // Dashboard sessions for the tests: a sign-in link asked for as the organisation's backend does, and a
 // signed-in HTTP client (a cookie and the pages' CSRF token) for tests that need no browser.
+import type { Scope } from '@svc/protocol';
+
 import type { OrgSession, TestResponse } from './app-fixture.js';
 
 export type Permission = 'MANAGE_WEBHOOKS' | 'REVEAL_SECRET' | 'MANAGE_CREDENTIALS';
+export type Page = 'OVERVIEW' | 'WEBHOOK' | 'EVENTS' | 'USERS' | 'ORDERS' | 'CREDENTIALS' | 'CATALOGUE';
 
 export const ALL_PERMISSIONS: readonly Permission[] = [
   'MANAGE_WEBHOOKS',
@@ -10,18 +13,22 @@ export const ALL_PERMISSIONS: readonly Permission[] = [
   'MANAGE_CREDENTIALS',
 ];
 
+/** Every scope, as READWRITE of each module: what a link with every permission and page needs. */
+export const READWRITE_SCOPES: readonly Scope[] = ['BASE_MODULE:READWRITE', 'MANAGE_USERS:READWRITE'];
+
 /** One token per organisation: the token endpoint's rate limit would refuse one per link. */
 const tokens = new WeakMap<OrgSession, Promise<string>>();
 
 /**
- * A sign-in link for `org` (POST /api/v1/dashboard/sessions/, with a bearer token: two identical signed
- * requests in one second would be a replay).
+ * A sign-in link for `org` (POST /api/v1/dashboard/sessions/, with a bearer token of its OAuth client
+ * holding every scope: two identical signed requests in one second would be a replay). The session stands
+ * on that client: revoking it ends the session.
  */
 export async function signInLink(
   org: OrgSession,
-  body: { permissions?: readonly Permission[]; lifetimeSeconds?: number } = {},
+  body: { permissions?: readonly Permission[]; pages?: readonly Page[]; lifetimeSeconds?: number } = {},
 ): Promise<string> {
-  if (!tokens.has(org)) tokens.set(org, org.token(['BASE_MODULE:WRITE']));
+  if (!tokens.has(org)) tokens.set(org, org.token(READWRITE_SCOPES));
   const token = await tokens.get(org)!;
   const response = await org.fixture.request<{ url: string }>('POST', '/api/v1/dashboard/sessions/', {
     body,
@@ -57,6 +64,11 @@ export class DashboardClient {
     if (response.status !== 303 || !cookie)
       throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
     return new DashboardClient(url.origin, cookie.split(';')[0] ?? '');
+  }
+
+  /** The same session on another api instance (the same database). */
+  at(baseUrl: string): DashboardClient {
+    return new DashboardClient(baseUrl, this.cookie);
   }
 
   async get(path: string): Promise<PageAnswer> {

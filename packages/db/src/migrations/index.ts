@@ -15,6 +15,7 @@ import { ConsoleWebhookHealth1796200000000 } from './1796200000000-ConsoleWebhoo
 import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
 import { AttemptCounters1796400000000 } from './1796400000000-AttemptCounters.js';
 import { Redeliveries1796700000000 } from './1796700000000-Redeliveries.js';
+import { DashboardSessionCreators1796810000000 } from './1796810000000-DashboardSessionCreators.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -33,4 +34,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DeliveryQueue1796300000000,
   AttemptCounters1796400000000,
   Redeliveries1796700000000,
+  DashboardSessionCreators1796810000000,
 ];

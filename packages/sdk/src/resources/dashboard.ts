@@ -8,12 +8,14 @@ export class DashboardResource {
 
   /**
    * A single-use link that signs a person into the organisation's dashboard; give `url` to them at once
-   * (it must be opened before `expiresAt`). Without permissions the session only reads. Needs
-   * BASE_MODULE:WRITE with a token.
+   * (it must be opened before `expiresAt`). Without permissions the session only reads; without pages it
+   * sees every page the caller may read. Needs BASE_MODULE:WRITE with a token, and the scopes of each
+   * permission and page asked for (docs/dashboard.md#what-a-session-may-do).
    */
   createSession(params: CreateDashboardSessionParams = {}, options?: RequestOptions): Promise<DashboardLink> {
     const body = {
       ...(params.permissions === undefined ? {} : { permissions: params.permissions }),
+      ...(params.pages === undefined ? {} : { pages: params.pages }),
       ...(params.lifetimeSeconds === undefined ? {} : { lifetimeSeconds: params.lifetimeSeconds }),
     };
     return this.call(

@@ -10,6 +10,7 @@ import { WebPages } from '../../web/web-pages.decorator.js';
 import {
   Dashboard,
   type DashboardContext,
+  DashboardRead,
   DashboardSessionGuard,
   DashboardWrite,
 } from '../dashboard-session.guard.js';
@@ -24,6 +25,7 @@ const actor = (ctx: DashboardContext) => dashboardActor(ctx.session.id);
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('CREDENTIALS')
 @Controller('dashboard/credentials')
 export class CredentialsPageController {
   constructor(

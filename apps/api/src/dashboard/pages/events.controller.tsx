@@ -16,6 +16,7 @@ import { WebPages } from '../../web/web-pages.decorator.js';
 import {
   Dashboard,
   type DashboardContext,
+  DashboardRead,
   DashboardSessionGuard,
   DashboardWrite,
 } from '../dashboard-session.guard.js';
@@ -35,6 +36,7 @@ const shownOnPage = (error: unknown): error is AppError =>
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('EVENTS')
 @Controller('dashboard/events')
 export class EventsPageController {
   constructor(

@@ -5,11 +5,17 @@ import { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
 import { OrdersService } from '../../orders/orders.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { Dashboard, type DashboardContext, DashboardSessionGuard } from '../dashboard-session.guard.js';
+import {
+  Dashboard,
+  type DashboardContext,
+  DashboardRead,
+  DashboardSessionGuard,
+} from '../dashboard-session.guard.js';
 import { OrderPage, OrdersPage } from '../views/orders.js';
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('ORDERS')
 @Controller('dashboard/orders')
 export class OrdersPageController {
   constructor(private readonly orders: OrdersService) {}

@@ -12,6 +12,7 @@ import {
   DASHBOARD_COOKIE,
   DASHBOARD_PATH,
   type DashboardContext,
+  DashboardRead,
   DashboardSessionGuard,
   DashboardWrite,
 } from '../dashboard-session.guard.js';
@@ -20,6 +21,7 @@ import { OverviewPage } from '../views/overview.js';
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('OVERVIEW')
 @Controller('dashboard')
 export class OverviewController {
   constructor(

@@ -29,7 +29,7 @@ import {
   DashboardWrite,
 } from '../dashboard-session.guard.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';
-import { DASHBOARD_HOME } from '../nav.js';
+import { landingPath } from '../nav.js';
 import { SignedOutPage, SignInPage } from '../views/sign-in.js';
 
 const tokenOf = (value: unknown): string => {
@@ -66,7 +66,7 @@ export class SignInController {
       'set-cookie',
       sessionSetCookie(request, DASHBOARD_COOKIE, token, DASHBOARD_PATH, session.expiresAt),
     );
-    return redirectTo(DASHBOARD_HOME);
+    return redirectTo(landingPath(session.pages));
   }
 
   @Get('signed-out')

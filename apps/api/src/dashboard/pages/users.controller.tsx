@@ -8,12 +8,18 @@ import { UsersService } from '../../users/users.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { DashboardRepository } from '../dashboard.repository.js';
-import { Dashboard, type DashboardContext, DashboardSessionGuard } from '../dashboard-session.guard.js';
+import {
+  Dashboard,
+  type DashboardContext,
+  DashboardRead,
+  DashboardSessionGuard,
+} from '../dashboard-session.guard.js';
 import { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
 import { UserPage, UsersPage } from '../views/users.js';
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('USERS')
 @Controller('dashboard/users')
 export class UsersPageController {
   constructor(

@@ -14,6 +14,7 @@ import { WebPages } from '../../web/web-pages.decorator.js';
 import {
   Dashboard,
   type DashboardContext,
+  DashboardRead,
   DashboardSessionGuard,
   DashboardWrite,
 } from '../dashboard-session.guard.js';
@@ -28,6 +29,7 @@ const field = (body: Form, name: string): string => {
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
+@DashboardRead('WEBHOOK')
 @Controller('dashboard/webhook')
 export class WebhookPageController {
   constructor(

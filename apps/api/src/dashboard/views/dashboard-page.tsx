@@ -4,8 +4,9 @@ import type { ComponentChildren } from 'preact';
 
 import { Layout } from '../../web/components/layout.js';
 import { webAreaHome, WEB_AREAS } from '../../web/web-areas.js';
+import type { DashboardPageName } from '../dashboard-permissions.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
-import { DASHBOARD_NAV } from '../nav.js';
+import { navFor } from '../nav.js';
 
 const AREA = webAreaHome(
   WEB_AREAS.find((area) => area.path === '/dashboard') ?? {
@@ -31,13 +32,27 @@ export function DashboardPage(props: {
     <Layout
       title={props.title}
       area={AREA}
-      nav={DASHBOARD_NAV}
+      nav={navFor(session.pages)}
       current={props.section}
       who={`${orgName} (organisation ${session.orgId}) · ${access}`}
       signOut={{ action: '/dashboard/sign-out', csrf }}
     >
       {props.children}
     </Layout>
+  );
+}
+
+/** A link to another page of the dashboard, or its text alone when the session may not see that page. */
+export function PageLink(props: {
+  readonly ctx: DashboardContext;
+  readonly page: DashboardPageName;
+  readonly href: string;
+  readonly children?: ComponentChildren;
+}) {
+  return props.ctx.session.pages.includes(props.page) ? (
+    <a href={props.href}>{props.children}</a>
+  ) : (
+    <>{props.children}</>
   );
 }
 

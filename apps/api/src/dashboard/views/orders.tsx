@@ -13,7 +13,7 @@ import {
   type Tone,
 } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
-import { DashboardPage } from './dashboard-page.js';
+import { DashboardPage, PageLink } from './dashboard-page.js';
 
 const TONES: Readonly<Record<string, Tone>> = {
   COMPLETED: 'good',
@@ -91,7 +91,13 @@ export function OrdersPage(props: {
               <a href={`/dashboard/orders/${order.id}`}>{order.id}</a>
             </td>
             <td>
-              <a href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}>{order.orgUserId}</a>
+              <PageLink
+                ctx={props.ctx}
+                page="USERS"
+                href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}
+              >
+                {order.orgUserId}
+              </PageLink>
             </td>
             <td>{order.symbol}</td>
             <td>{order.side}</td>
@@ -131,7 +137,13 @@ export function OrderPage(props: { readonly ctx: DashboardContext; readonly orde
             ['Why refused', order.rejectionReason ?? 'not refused'],
             [
               'User',
-              <a href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}>{order.orgUserId}</a>,
+              <PageLink
+                ctx={props.ctx}
+                page="USERS"
+                href={`/dashboard/users/${encodeURIComponent(order.orgUserId)}`}
+              >
+                {order.orgUserId}
+              </PageLink>,
             ],
             ['clientOrderId', order.clientOrderId],
             ['Pair', order.symbol],

@@ -4,7 +4,7 @@ import { PostForm } from '../../web/components/forms.js';
 import { amountText, Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
 import type { WebhookHealth } from '../dashboard.repository.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
-import { DashboardPage } from './dashboard-page.js';
+import { DashboardPage, PageLink } from './dashboard-page.js';
 import { EndpointStatus } from './webhook.js';
 
 const LIMITS = [
@@ -54,7 +54,11 @@ export function OverviewPage(props: {
           />
         ) : (
           <p>
-            No webhook is registered: events are not sent. <a href="/dashboard/webhook">Set one up</a>.
+            No webhook is registered: events are not sent.{' '}
+            <PageLink ctx={ctx} page="WEBHOOK" href="/dashboard/webhook">
+              Set one up
+            </PageLink>
+            .
           </p>
         )}
         <Table

@@ -2,15 +2,24 @@
 // checker that fetches the URL does not use it up), and the page after signing out.
 import { Layout } from '../../web/components/layout.js';
 import { Notice } from '../../web/components/ui.js';
-import { PERMISSION_DESCRIPTIONS, type DashboardPermission } from '../dashboard-permissions.js';
+import {
+  type DashboardPageName,
+  type DashboardPermission,
+  PERMISSION_DESCRIPTIONS,
+} from '../dashboard-permissions.js';
+import { navFor } from '../nav.js';
 import { DASHBOARD_AREA } from './dashboard-page.js';
 
 export function SignInPage(props: {
   readonly token: string;
   readonly orgName: string;
   readonly permissions: readonly DashboardPermission[];
+  readonly pages: readonly DashboardPageName[];
   readonly lifetimeSeconds: number;
 }) {
+  const pages = navFor(props.pages)
+    .map((link) => link.label)
+    .join(', ');
   const hours = props.lifetimeSeconds / 3600;
   const lasting =
     hours >= 1
@@ -23,11 +32,12 @@ export function SignInPage(props: {
           This link signs you in to the dashboard of <strong>{props.orgName}</strong> for {lasting}. It works
           once.
         </p>
+        <p>The session may see these pages: {pages}.</p>
         {props.permissions.length === 0 ? (
-          <p>The session can read everything and change nothing.</p>
+          <p>It can change nothing.</p>
         ) : (
           <>
-            <p>Besides reading, the session may:</p>
+            <p>Besides reading them, the session may:</p>
             <ul>
               {props.permissions.map((permission) => (
                 <li key={permission}>{PERMISSION_DESCRIPTIONS[permission]}</li>

@@ -18,7 +18,7 @@ import {
 import type { KycHistoryItem } from '../dashboard.repository.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
-import { DashboardPage } from './dashboard-page.js';
+import { DashboardPage, PageLink } from './dashboard-page.js';
 
 const STATUS_TONES: Readonly<Record<string, Tone>> = {
   ACTIVE: 'good',
@@ -130,9 +130,13 @@ export function UserPage(props: {
             ['Created', <Time iso={user.createdAt} />],
             [
               'Orders',
-              <a href={hrefWith('/dashboard/orders', { orgUserId: user.orgUserId })}>
+              <PageLink
+                ctx={props.ctx}
+                page="ORDERS"
+                href={hrefWith('/dashboard/orders', { orgUserId: user.orgUserId })}
+              >
                 This user&apos;s orders
-              </a>,
+              </PageLink>,
             ],
           ]}
         />
