@@ -10,6 +10,7 @@ import { isEnvelope } from '@svc/protocol';
 
 import { AUTH_METADATA, operatorSecurity, orgSecurity, SECURITY_SCHEMES } from '../src/auth/decorators.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
+import { servedRoutes } from './support/served-routes.js';
 import { WEB_PAGES_METADATA, webPageRoutes } from '../src/web/web-areas.js';
 import { INTERNAL_DETAIL, TestRoutesModule } from './support/test-routes.module.js';
 
@@ -412,22 +413,6 @@ describe('PostgreSQL unreachable', () => {
     expect((await org.signed('GET', '/api/v1/org/?call=3')).status).toBe(200);
   });
 });
-
-/** `METHOD /path` of every route Fastify serves, read from its route tree. */
-function servedRoutes(api: ApiFixture): string[] {
-  const tree = api.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false });
-  const path: string[] = [];
-  const routes: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const [, indent = '', segment = '', methods] = match;
-    path.length = indent.length / 4;
-    path.push(segment);
-    for (const method of methods?.split(', ') ?? []) routes.push(`${method} ${path.join('')}`);
-  }
-  return routes;
-}
 
 /** Every controller of the app with its route handlers. */
 function controllers(api: ApiFixture) {

@@ -203,40 +203,39 @@ export const requestVectors = [
     secret: SECRET,
     path: '/api/v1/orders/',
     query: '',
-    body: '{"a":1e21,"b":1e20,"c":999999999999999999999,"d":1e-7,"e":0.0000001,"f":0.000001,"g":1.5e300,"h":1E-7,"i":123e-20}',
+    body: '{"a":1e21,"b":1e20,"c":1000000000000000000000,"d":1e-7,"e":0.0000001,"f":0.000001,"g":1.5e300,"h":1E-7,"i":123e-20}',
     timestamp: T0,
     canonicalBody:
       '{"a":1e+21,"b":100000000000000000000,"c":1e+21,"d":1e-7,"e":1e-7,"f":0.000001,"g":1.5e+300,"h":1e-7,"i":1.23e-18}',
     canonicalQuery: '{}',
   },
   {
-    name: 'integers beyond 2^53 round to the nearest double',
+    name: 'integers beyond 2^53 that a double holds exactly',
     secret: SECRET,
     path: '/api/v1/orders/',
     query: '',
-    body: '{"a":9007199254740993,"b":12345678901234567890,"c":-9007199254740993,"d":9007199254740992,"e":123456789012345678901234}',
+    body: '{"a":9007199254740994,"b":12345678901234567000,"c":-9007199254740994,"d":9007199254740992,"e":123456789012345690000000,"f":18014398509481984.0}',
     timestamp: T0,
     canonicalBody:
-      '{"a":9007199254740992,"b":12345678901234567000,"c":-9007199254740992,"d":9007199254740992,"e":1.2345678901234569e+23}',
+      '{"a":9007199254740994,"b":12345678901234567000,"c":-9007199254740994,"d":9007199254740992,"e":1.2345678901234569e+23,"f":18014398509481984}',
     canonicalQuery: '{}',
   },
   {
-    name: 'overflow to Infinity is written null, underflow is 0',
+    name: 'the largest and the smallest doubles, and zero with a huge exponent',
     secret: SECRET,
     path: '/api/v1/orders/',
     query: '',
-    body: '{"big":1e400,"neg":-1e400,"tiny":1e-400,"negtiny":-1e-400,"max":1.7976931348623157e308,"over":1.7976931348623159e308,"min":5e-324}',
+    body: '{"max":1.7976931348623157e308,"negmax":-1.7976931348623157E+308,"min":5e-324,"zero":0e400}',
     timestamp: T0,
-    canonicalBody:
-      '{"big":null,"neg":null,"tiny":0,"negtiny":0,"max":1.7976931348623157e+308,"over":null,"min":5e-324}',
+    canonicalBody: '{"max":1.7976931348623157e+308,"negmax":-1.7976931348623157e+308,"min":5e-324,"zero":0}',
     canonicalQuery: '{}',
   },
   {
-    name: 'numbers already canonical, and one that rounds to 1',
+    name: 'numbers already canonical',
     secret: SECRET,
     path: '/api/v1/orders/',
     query: '',
-    body: '{"a":0.1,"b":0.30000000000000004,"c":-5,"d":3.14159,"e":1.0000000000000001,"f":100}',
+    body: '{"a":0.1,"b":0.30000000000000004,"c":-5,"d":3.14159,"e":1.00000000000000000,"f":100}',
     timestamp: T0,
     canonicalBody: '{"a":0.1,"b":0.30000000000000004,"c":-5,"d":3.14159,"e":1,"f":100}',
     canonicalQuery: '{}',
@@ -535,7 +534,8 @@ export const requestVectors = [
 ];
 
 /** Bodies canonicalizeJson must refuse. Each invalid_json one is also refused by JSON.parse; each
- * duplicate_key one is otherwise valid JSON (JSON.parse accepts it). */
+ * duplicate_key and ambiguous_number one is otherwise valid JSON (JSON.parse accepts it). An
+ * ambiguous_number one names, as a JSONPath, the first number whose String(Number(x)) is another value. */
 export const invalidBodies = [
   // invalid_json
   ['unterminated object', '{"a":1', 'invalid_json'],
@@ -594,7 +594,35 @@ export const invalidBodies = [
   ['duplicate integer-like key', '{"10":1,"2":2,"10":3}', 'duplicate_key'],
   ['duplicate empty key', '{"":1,"":2}', 'duplicate_key'],
   ['duplicate __proto__ key', '{"__proto__":1,"__proto__":2}', 'duplicate_key'],
-].map(([name, body, reason]) => ({ name, body, reason }));
+  // ambiguous_number
+  [
+    'integer past 2^53 that no double holds',
+    '{"quantity":9007199254740993}',
+    'ambiguous_number',
+    '$.quantity',
+  ],
+  ['negative integer past 2^53', '{"a":1,"b":-9007199254740993}', 'ambiguous_number', '$.b'],
+  ['20-digit integer', '{"quoteQuantity":12345678901234567891}', 'ambiguous_number', '$.quoteQuantity'],
+  ['integer that rounds up to 1e21', '{"c":999999999999999999999}', 'ambiguous_number', '$.c'],
+  [
+    'fraction with more digits than a double',
+    '{"p":0.1000000000000000055511151231257827}',
+    'ambiguous_number',
+    '$.p',
+  ],
+  ['fraction that rounds to 1', '{"e":1.0000000000000001}', 'ambiguous_number', '$.e'],
+  ['overflow to Infinity', '{"big":1e400}', 'ambiguous_number', '$.big'],
+  ['just past the largest double', '{"over":1.7976931348623159e308}', 'ambiguous_number', '$.over'],
+  ['underflow to 0', '{"tiny":-1e-400}', 'ambiguous_number', '$.tiny'],
+  [
+    'in an array inside an object',
+    '{"legs":[{"q":1},{"q":12345678901234567890}]}',
+    'ambiguous_number',
+    '$.legs[1].q',
+  ],
+  ['under a key that is not an identifier', '{"a b":[9007199254740993]}', 'ambiguous_number', '$["a b"][0]'],
+  ['the whole body', '9007199254740993', 'ambiguous_number', '$'],
+].map(([name, body, reason, path]) => ({ name, body, reason, ...(path === undefined ? {} : { path }) }));
 
 const WH_SECRET = 'whsec_7b1e4c9a2f6d8e0b3a5c7d9f1e2b4a6c';
 const TS0 = 1735689600000;

@@ -74,8 +74,11 @@ function checkInvalid(v) {
     parsed = false;
   }
   if (v.reason === 'invalid_json' && parsed) fail(v.name, 'JSON.parse accepts this body');
-  if (v.reason === 'duplicate_key' && !parsed) fail(v.name, 'not otherwise valid JSON');
-  if (!['invalid_json', 'duplicate_key'].includes(v.reason)) fail(v.name, `unknown reason ${v.reason}`);
+  if (v.reason !== 'invalid_json' && !parsed) fail(v.name, 'not otherwise valid JSON');
+  if (!['invalid_json', 'duplicate_key', 'ambiguous_number'].includes(v.reason))
+    fail(v.name, `unknown reason ${v.reason}`);
+  if ((v.reason === 'ambiguous_number') !== (typeof v.path === 'string'))
+    fail(v.name, 'an ambiguous_number body, and only one, names a path');
 }
 
 function checkNames(list, label) {
@@ -110,7 +113,7 @@ if (problems.length > 0) {
 
 const requestDoc = {
   description:
-    'Request signing test vectors for @svc/protocol (docs/api-guide.md#api-key-signing). message = compact {"body":canonicalBody,"query":canonicalQuery,"url":path as a JSON string,"ts":timestamp as a JSON string}; signature = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 secret as key. canonicalBody and canonicalQuery are hand-written expectations. Bodies in "invalid" must be refused with the given reason. See README.md.',
+    'Request signing test vectors for @svc/protocol (docs/api-guide.md#api-key-signing). message = compact {"body":canonicalBody,"query":canonicalQuery,"url":path as a JSON string,"ts":timestamp as a JSON string}; signature = lowercase hex HMAC-SHA256 of the UTF-8 message with the UTF-8 secret as key. canonicalBody and canonicalQuery are hand-written expectations. Bodies in "invalid" must be refused with the given reason (and, for ambiguous_number, the JSONPath "path" of the number refused). See README.md.',
   algorithm: 'HMAC-SHA256, lowercase hex',
   vectors: requestVectors.map((v) => {
     const message = requestMessage(v);

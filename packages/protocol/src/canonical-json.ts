@@ -2,8 +2,16 @@
 // whitespace, numbers in JavaScript form, strings escaped as JSON.stringify does. It works on the text, not
 // on a parsed object, because JavaScript objects move integer-like keys ("10", "2") to the front.
 
-/** Why a body cannot be canonicalised. Servers answer all three with 400. */
-export type CanonicalJsonFailure = 'invalid_json' | 'duplicate_key' | 'too_deep';
+/**
+ * Why a body cannot be canonicalised. Servers answer all four with 400. `ambiguous_number`: a number whose
+ * canonical form denotes another value than its literal (9007199254740993 would be signed as
+ * 9007199254740992), so that a signature over the canonical text would not cover what a reader of the
+ * digits acts on.
+ */
+export type CanonicalJsonFailure = 'invalid_json' | 'duplicate_key' | 'too_deep' | 'ambiguous_number';
+
+/** A key or an array index on the way from the top of a document to a value. */
+export type JsonPathSegment = string | number;
 
 export class CanonicalJsonError extends Error {
   override readonly name = 'CanonicalJsonError';
@@ -13,6 +21,8 @@ export class CanonicalJsonError extends Error {
     readonly detail: string,
     /** Offset in the body text (UTF-16 code units) where the problem was found. */
     readonly position: number,
+    /** Where the refused value is (`ambiguous_number` only; empty for the others). */
+    readonly path: readonly JsonPathSegment[] = [],
   ) {
     super(
       `${reason === 'invalid_json' ? 'Invalid JSON' : 'Refused JSON'}: ${detail} at position ${position}`,
@@ -20,16 +30,39 @@ export class CanonicalJsonError extends Error {
   }
 }
 
+/** `path` as a JSONPath: `$`, `$.quantity`, `$.items[0].price`, `$["a b"]`. */
+export function formatJsonPath(path: readonly JsonPathSegment[]): string {
+  let text = '$';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(segment)) text += `.${segment}`;
+    else text += `[${JSON.stringify(segment)}]`;
+  }
+  return text;
+}
+
+export interface CanonicalizeOptions {
+  /**
+   * A number literal whose exact decimal value differs from that of its canonical form
+   * `String(Number(literal))` (9007199254740993, 12345678901234567891, 1e400, 0.1000000000000000055511151231257827):
+   * `'refuse'` (the default, and what signing uses) throws a CanonicalJsonError `ambiguous_number` naming its
+   * path; `'rewrite'` writes the canonical form, for a reader that does not rely on a signature over it.
+   * Literals that merely spell the same value otherwise (55.50, 1E2, -0) are rewritten either way.
+   */
+  readonly ambiguousNumbers?: 'refuse' | 'rewrite';
+}
+
 /** Deeper bodies are refused rather than risking the stack; no real request nests this far. */
 export const MAX_JSON_DEPTH = 512;
 
 /**
  * Canonical text of `text`. An absent or empty body is `{}`. Throws {@link CanonicalJsonError} on
- * invalid JSON, on a key repeated in one object, or past {@link MAX_JSON_DEPTH} levels of nesting.
+ * invalid JSON, on a key repeated in one object, past {@link MAX_JSON_DEPTH} levels of nesting, or (unless
+ * told otherwise) on a number its canonical form would change the value of.
  */
-export function canonicalizeJson(text: string | undefined): string {
+export function canonicalizeJson(text: string | undefined, options: CanonicalizeOptions = {}): string {
   if (text === undefined || text === '') return '{}';
-  return new Canonicalizer(text).run();
+  return new Canonicalizer(text, options.ambiguousNumbers !== 'rewrite').run();
 }
 
 // Character codes the scanner compares against.
@@ -75,11 +108,19 @@ class Canonicalizer {
   /** Everything before this offset is already in `out`. */
   private copied = 0;
 
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly refuseAmbiguousNumbers: boolean,
+  ) {}
 
   run(): string {
     this.skipWhitespace();
-    this.value(0);
+    try {
+      this.value(0);
+    } catch (error) {
+      if (error instanceof AmbiguousNumber) throw error.refusal();
+      throw error;
+    }
     this.skipWhitespace();
     if (this.pos < this.src.length) throw this.invalid('unexpected data after the JSON value');
     if (this.copied === 0) return this.src;
@@ -137,7 +178,13 @@ class Canonicalizer {
       if (this.src.charCodeAt(this.pos) !== COLON) throw this.invalid("expected ':' after a key");
       this.pos++;
       this.skipWhitespace();
-      this.value(depth);
+      try {
+        this.value(depth);
+      } catch (error) {
+        // The path is put together on the way out, so that a body without such a number pays nothing for it.
+        if (error instanceof AmbiguousNumber) error.path.unshift(key);
+        throw error;
+      }
       this.skipWhitespace();
       const next = this.src.charCodeAt(this.pos++);
       if (next === CLOSE_BRACE) return;
@@ -154,8 +201,13 @@ class Canonicalizer {
       this.pos++;
       return;
     }
-    for (;;) {
-      this.value(depth);
+    for (let index = 0; ; index++) {
+      try {
+        this.value(depth);
+      } catch (error) {
+        if (error instanceof AmbiguousNumber) error.path.unshift(index);
+        throw error;
+      }
       this.skipWhitespace();
       const next = this.src.charCodeAt(this.pos++);
       if (next === CLOSE_BRACKET) return;
@@ -257,7 +309,11 @@ class Canonicalizer {
     if (verbatim && i - start <= MAX_VERBATIM_INTEGER_LENGTH) return;
     const literal = src.slice(start, i);
     const canonical = canonicalNumber(literal);
-    if (canonical !== literal) this.replace(start, i, canonical);
+    if (canonical === literal) return;
+    if (this.refuseAmbiguousNumbers && !sameDecimal(literal, canonical)) {
+      throw new AmbiguousNumber(literal, canonical, start);
+    }
+    this.replace(start, i, canonical);
   }
 
   private digits(from: number): number {
@@ -302,6 +358,61 @@ class Canonicalizer {
   private tooDeep(): CanonicalJsonError {
     return new CanonicalJsonError('too_deep', `nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos);
   }
+}
+
+/** A number refused on its way out of the nested values, gathering its path; run() makes it the error. */
+class AmbiguousNumber extends Error {
+  readonly path: JsonPathSegment[] = [];
+
+  constructor(
+    readonly literal: string,
+    readonly canonical: string,
+    readonly position: number,
+  ) {
+    super('ambiguous number');
+  }
+
+  refusal(): CanonicalJsonError {
+    const where = formatJsonPath(this.path);
+    const detail =
+      `${where}: the number ${this.literal.slice(0, 100)} would be signed as ${this.canonical}, another ` +
+      'number; every number must keep its exact value when written as String(Number(x))';
+    return new CanonicalJsonError('ambiguous_number', detail, this.position, [...this.path]);
+  }
+}
+
+/**
+ * Whether two JSON number texts (a literal and its String(Number()) form) denote the same decimal value.
+ * `null` (a literal past the doubles) denotes none.
+ */
+function sameDecimal(literal: string, canonical: string): boolean {
+  return canonical !== 'null' && decimalKey(literal) === decimalKey(canonical);
+}
+
+/**
+ * The decimal a number text denotes, as sign, significant digits and the power of ten of the last one:
+ * 55.50 -> 555e-1, 1E2 -> 1e2, -0.0 -> 0. The exponent is read through Number: one too long for it to be
+ * exact puts the value far outside the doubles, where the canonical form (null, 0) differs anyway.
+ */
+function decimalKey(text: string): string {
+  const negative = text.charCodeAt(0) === MINUS;
+  let exponentAt = text.indexOf('e');
+  if (exponentAt < 0) exponentAt = text.indexOf('E');
+  const mantissa = text.slice(negative ? 1 : 0, exponentAt < 0 ? text.length : exponentAt);
+  let exponent = exponentAt < 0 ? 0 : Number(text.slice(exponentAt + 1));
+  const dot = mantissa.indexOf('.');
+  let digits = mantissa;
+  if (dot >= 0) {
+    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+    exponent -= mantissa.length - dot - 1;
+  }
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === ZERO) first++;
+  if (first === digits.length) return '0';
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === ZERO) end--;
+  exponent += digits.length - end;
+  return `${negative ? '-' : ''}${digits.slice(first, end)}e${exponent}`;
 }
 
 /** JavaScript's form of a JSON number literal; one too large for a double is written null, as JSON.stringify does. */

@@ -3,7 +3,10 @@
 // canonicaliser must turn the first into the second.
 import fc from 'fast-check';
 
-import { canonicalizeJson } from '../src/index.js';
+import { CanonicalJsonError, canonicalizeJson } from '../src/index.js';
+
+/** The canonical text without the refusal of ambiguous numbers: the trees below hold many of them. */
+const rewriting = (text: string) => canonicalizeJson(text, { ambiguousNumbers: 'rewrite' });
 
 type Tree =
   | { kind: 'literal'; text: 'true' | 'false' | 'null' }
@@ -167,7 +170,7 @@ describe('canonicalizeJson properties', () => {
   it('turns any spelling of a document into its canonical text, integer-like keys in transmitted order', () => {
     fc.assert(
       fc.property(document(true), ({ text, expected }) => {
-        expect(canonicalizeJson(text)).toBe(expected);
+        expect(rewriting(text)).toBe(expected);
       }),
       { numRuns: 2000 },
     );
@@ -176,7 +179,8 @@ describe('canonicalizeJson properties', () => {
   it('is idempotent', () => {
     fc.assert(
       fc.property(document(true), ({ text }) => {
-        const once = canonicalizeJson(text);
+        const once = rewriting(text);
+        // String(Number(x)) keeps its value, so the canonical text is never refused.
         expect(canonicalizeJson(once)).toBe(once);
       }),
       { numRuns: 1000 },
@@ -186,7 +190,7 @@ describe('canonicalizeJson properties', () => {
   it('equals JSON.stringify(JSON.parse(x)) when x has no integer-like keys', () => {
     fc.assert(
       fc.property(document(false), ({ text }) => {
-        expect(canonicalizeJson(text)).toBe(JSON.stringify(JSON.parse(text)));
+        expect(rewriting(text)).toBe(JSON.stringify(JSON.parse(text)));
       }),
       { numRuns: 2000 },
     );
@@ -202,4 +206,72 @@ describe('canonicalizeJson properties', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('keeps any number literal to the exact value it was sent with, or refuses it', () => {
+    fc.assert(
+      fc.property(numberLiteral, (literal) => {
+        let canonical: string;
+        try {
+          canonical = canonicalizeJson(`{"n":${literal}}`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(CanonicalJsonError);
+          expect((error as CanonicalJsonError).reason).toBe('ambiguous_number');
+          expect((error as CanonicalJsonError).path).toEqual(['n']);
+          // Refused only when String(Number(x)) really is another value.
+          const rewritten = String(Number(literal));
+          expect(
+            rewritten === 'Infinity' || rewritten === '-Infinity' || !sameValue(rewritten, literal),
+          ).toBe(true);
+          return;
+        }
+        expect(canonical).toBe(`{"n":${String(Number(literal))}}`);
+        expect(sameValue(String(Number(literal)), literal)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });
+
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** JSON number literals of every shape: long digit strings, fractions, exponents, zeros. */
+const digitString = (max: number) =>
+  fc.string({ unit: fc.constantFrom(...DIGITS), minLength: 1, maxLength: max });
+const numberLiteral = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.constantFrom(...DIGITS.slice(1)), digitString(30)).map(([first, rest]) => first + rest),
+      fc.nat().map(String),
+    ),
+    fc.option(digitString(30), { nil: undefined }),
+    fc.option(
+      fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 })),
+      {
+        nil: undefined,
+      },
+    ),
+  )
+  .map(
+    ([negative, integer, fraction, exponent]) =>
+      `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}${
+        exponent === undefined ? '' : `${exponent[0]}${exponent[1]}${exponent[2]}`
+      }`,
+  );
+
+/** Whether two number texts denote the same decimal value, worked out with BigInt (not as the library does). */
+function sameValue(a: string, b: string): boolean {
+  const [ma, ea] = exactDecimal(a);
+  const [mb, eb] = exactDecimal(b);
+  const shift = ea < eb ? ea : eb;
+  return ma * 10n ** BigInt(ea - shift) === mb * 10n ** BigInt(eb - shift);
+}
+
+/** A number text as an integer mantissa and a power of ten. */
+function exactDecimal(text: string): [bigint, number] {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
+  if (!match) throw new Error(`not a number text: ${text}`);
+  const [, sign = '', integer = '', fraction = '', exponent = '0'] = match;
+  return [BigInt(`${sign}${integer}${fraction}`), Number(exponent) - fraction.length];
+}

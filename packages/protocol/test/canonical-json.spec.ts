@@ -35,25 +35,65 @@ describe('canonicalizeJson', () => {
     ['-0', '0'],
     ['-0.0', '0'],
     ['0.0', '0'],
+    ['0e999999999999999999999', '0'],
     ['1e21', '1e+21'],
     ['1e-7', '1e-7'],
     ['0.0000001', '1e-7'],
     ['0.000001', '0.000001'],
-    ['123456789012345678901', '123456789012345680000'],
-    ['9007199254740993', '9007199254740992'],
-    ['12345678901234567890', '12345678901234567000'],
+    ['123456789012345680000', '123456789012345680000'],
+    ['9007199254740992', '9007199254740992'],
+    ['-9007199254740994.000', '-9007199254740994'],
     ['123456789012345', '123456789012345'],
     ['-123456789012345', '-123456789012345'],
     ['1.7976931348623157e308', '1.7976931348623157e+308'],
-    ['1e400', 'null'],
-    ['-1e400', 'null'],
     ['5e-324', '5e-324'],
-    ['1e-400', '0'],
     ['0.1', '0.1'],
-  ])('writes the number %s as %s, like String(Number(x))', (literal, expected) => {
+    ['100e-2', '1'],
+    ['1230000e-20', '1.23e-14'],
+  ])('writes the number %s as %s, like String(Number(x)), the same value', (literal, expected) => {
     expect(canonicalizeJson(`{"n":${literal}}`)).toBe(`{"n":${expected}}`);
     expect(canonicalizeJson(`[${literal}]`)).toBe(`[${expected}]`);
     expect(canonicalizeJson(literal)).toBe(expected);
+  });
+
+  it.each([
+    ['9007199254740993', '9007199254740992'],
+    ['-9007199254740993', '-9007199254740992'],
+    ['12345678901234567891', '12345678901234567000'],
+    ['123456789012345678901', '123456789012345680000'],
+    ['999999999999999999999', '1e+21'],
+    ['0.1000000000000000055511151231257827', '0.1'],
+    ['1.0000000000000001', '1'],
+    ['1e400', 'null'],
+    ['-1e400', 'null'],
+    ['1.7976931348623159e308', 'null'],
+    ['1e-400', '0'],
+    ['-1e-400', '0'],
+  ])('refuses the number %s, signed as %s: another value', (literal, signedAs) => {
+    const error = refusal(`{"order":{"legs":[1,{"quantity":${literal}}]}}`);
+    expect(error.reason).toBe('ambiguous_number');
+    expect(error.path).toEqual(['order', 'legs', 1, 'quantity']);
+    expect(error.position).toBe('{"order":{"legs":[1,{"quantity":'.length);
+    expect(error.message).toBe(
+      `Refused JSON: $.order.legs[1].quantity: the number ${literal} would be signed as ${signedAs}, another ` +
+        'number; every number must keep its exact value when written as String(Number(x)) at position 32',
+    );
+    // Asked to, it writes String(Number(x)) as before.
+    expect(canonicalizeJson(literal, { ambiguousNumbers: 'rewrite' })).toBe(signedAs);
+    expect(canonicalizeJson(`[ ${literal} ]`, { ambiguousNumbers: 'rewrite' })).toBe(`[${signedAs}]`);
+  });
+
+  it('names the path of a refused number at the top, in an array and under an odd key', () => {
+    expect(refusal('9007199254740993').path).toEqual([]);
+    expect(refusal('9007199254740993').message).toContain('Refused JSON: $: the number');
+    expect(refusal('[0, 1, 9007199254740993]').message).toContain('$[2]: the number');
+    expect(refusal('{"a b":{"\u0078":[1e400]}}').message).toContain('$["a b"].x[0]: the number 1e400');
+    expect(refusal('{"a b":{"\u0078":[1e400]}}').path).toEqual(['a b', 'x', 0]);
+  });
+
+  it('refuses the first ambiguous number and keeps checking the JSON before it', () => {
+    expect(refusal('{"a":tru,"b":1e400}').reason).toBe('invalid_json');
+    expect(refusal('{"a":1e400,"b":tru}').reason).toBe('ambiguous_number');
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 import {
+  CanonicalJsonError,
   canonicalizeJson,
   canonicalizeQuery,
   readRequestAuthHeaders,
@@ -105,8 +106,55 @@ describe('request signing (docs/api-guide.md#api-key-signing)', () => {
     );
   });
 
+  it.each([
+    ['{"quantity":9007199254740993}', ['quantity'], '9007199254740992'],
+    ['{"quoteQuantity":12345678901234567891}', ['quoteQuantity'], '12345678901234567000'],
+    ['{"legs":[{"price":0.1000000000000000055511151231257827}]}', ['legs', 0, 'price'], '0.1'],
+  ])('refuses to sign %s: the signed number would be another one', (body, path, signedAs) => {
+    const request = { path: '/api/v1/orders/', body, timestamp: '1' };
+    for (const sign of [
+      () => requestSigningMessage(request),
+      () => signRequest(request, secret),
+      () => signedRequestHeaders(request, { apiKey: 'key-1', apiSecret: secret }),
+    ]) {
+      let thrown: unknown;
+      try {
+        sign();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(CanonicalJsonError);
+      expect(thrown).toMatchObject({ reason: 'ambiguous_number', path });
+      expect((thrown as Error).message).toContain(`would be signed as ${signedAs}, another number`);
+    }
+  });
+
+  it('signs numbers that only differ in spelling from their canonical form', () => {
+    const request = {
+      path: '/api/v1/orders/',
+      body: '{"a":55.50,"b":1E2,"c":-0,"d":9007199254740992.0}',
+      timestamp: '1',
+    };
+    expect(requestSigningMessage(request)).toBe(
+      '{"body":{"a":55.5,"b":100,"c":0,"d":9007199254740992},"query":{},"url":"/api/v1/orders/","ts":"1"}',
+    );
+  });
+
   describe('verifyRequest', () => {
     const signed = { ...createUser, signature: signRequest(createUser, secret) };
+
+    it('refuses a body with a number its signature does not cover as invalid_body, naming its path', () => {
+      // Signed as the rounded number a client library would have written, sent with the digits acted on.
+      const order = { path: '/api/v1/orders/', timestamp: String(nowSeconds) };
+      const signature = signRequest({ ...order, body: '{"quantity":9007199254740992}' }, secret);
+      const result = verifyRequest({ ...order, body: '{"quantity":9007199254740993}', signature }, secret, {
+        now,
+      });
+      expect(result).toMatchObject({ ok: false, reason: 'invalid_body' });
+      expect(!result.ok && result.message).toContain(
+        '$.quantity: the number 9007199254740993 would be signed as',
+      );
+    });
 
     it('accepts a good signature and returns the timestamp', () => {
       expect(verifyRequest(signed, secret, { now })).toEqual({ ok: true, timestamp: nowSeconds });

@@ -10,6 +10,7 @@ import {
   CanonicalJsonError,
   canonicalizeJson,
   canonicalizeQuery,
+  formatJsonPath,
   requestSigningMessage,
   signRequest,
   signWebhook,
@@ -34,7 +35,9 @@ interface RequestVector {
 interface InvalidBody {
   name: string;
   body: string;
-  reason: 'invalid_json' | 'duplicate_key';
+  reason: 'invalid_json' | 'duplicate_key' | 'ambiguous_number';
+  /** ambiguous_number only: the JSONPath of the number refused. */
+  path?: string;
 }
 
 interface WebhookVector {
@@ -89,7 +92,7 @@ describe('vector files', () => {
     expect(requestDoc.invalid.length).toBeGreaterThan(0);
     expect(webhookDoc.vectors.length).toBeGreaterThanOrEqual(10);
     const reasons = new Set(requestDoc.invalid.map((v) => v.reason));
-    expect([...reasons].sort()).toEqual(['duplicate_key', 'invalid_json']);
+    expect([...reasons].sort()).toEqual(['ambiguous_number', 'duplicate_key', 'invalid_json']);
   });
 
   it.each(requestDoc.vectors.map((v) => [v.name, v] as const))(
@@ -188,6 +191,14 @@ describe('request signing against the vectors', () => {
     }
     expect(thrown).toBeInstanceOf(CanonicalJsonError);
     expect((thrown as CanonicalJsonError).reason).toBe(v.reason);
+    if (v.path !== undefined) {
+      expect(formatJsonPath((thrown as CanonicalJsonError).path)).toBe(v.path);
+      expect((thrown as CanonicalJsonError).message).toContain(`${v.path}: the number`);
+    }
+    // Nothing is signed for such a body: the signing functions refuse it alike.
+    expect(() =>
+      signRequest({ path: '/api/v1/orders/', body: v.body, timestamp: '1735689600' }, 's'),
+    ).toThrow(CanonicalJsonError);
   });
 });
 

@@ -56,7 +56,11 @@ export class SvcPermissionError extends SvcError {
   }
 }
 
-/** 400, 413 or 415: the request itself is wrong; the error text names the field and the rule. */
+/**
+ * 400, 413 or 415: the request itself is wrong; the error text names the field and the rule. Also thrown,
+ * with no status and nothing sent, for a body the client cannot sign (its `cause` is the protocol's
+ * CanonicalJsonError, with the `path` of a number the signature would round).
+ */
 export class SvcValidationError extends SvcError {
   override readonly name: string = 'SvcValidationError';
 }

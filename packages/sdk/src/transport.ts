@@ -1,8 +1,17 @@
 // One request to the api: authentication (signature or bearer token), the timeout, retries for what is
 // safe to repeat (retry-policy.ts), and the answer turned into data or a typed error (answer.ts). Every
 // attempt is signed afresh, and no signature is ever sent twice (the api refuses replays).
+import { CanonicalJsonError } from '@svc/protocol';
+
 import { describeNetworkError, interpret, type Answer } from './answer.js';
-import { SvcError, SvcNetworkError, SvcPermissionError, SvcServerError, SvcTimeoutError } from './errors.js';
+import {
+  SvcError,
+  SvcNetworkError,
+  SvcPermissionError,
+  SvcServerError,
+  SvcTimeoutError,
+  SvcValidationError,
+} from './errors.js';
 import { backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry-policy.js';
 
 /** The part of `fetch` the client uses; pass your own (svix's `fetch` option) to add tracing or proxies. */
@@ -84,10 +93,7 @@ export class Transport {
       };
       if (contentType !== undefined) headers['content-type'] = contentType;
       if (request.auth !== 'none' && this.authenticator) {
-        Object.assign(
-          headers,
-          await this.authenticator.headers({ path: request.path, query, body: bodyText }),
-        );
+        Object.assign(headers, await signedHeaders(this.authenticator, request, query, bodyText));
       }
       const context = { method: request.method, path: request.path, attempts: attempt };
       let error: SvcError;
@@ -239,6 +245,28 @@ export class Transport {
     }
     return new SvcNetworkError(`${context.method} ${context.path}: ${describeNetworkError(error)}`, {
       ...context,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The authenticator's headers; a body it cannot sign (invalid JSON, or a number its signature would round:
+ * docs/api-guide.md#canonical-body) is a validation error, and nothing is sent.
+ */
+async function signedHeaders(
+  authenticator: Authenticator,
+  request: ApiRequest,
+  query: string,
+  body: string,
+): Promise<Record<string, string>> {
+  try {
+    return await authenticator.headers({ path: request.path, query, body });
+  } catch (error) {
+    if (!(error instanceof CanonicalJsonError)) throw error;
+    throw new SvcValidationError(`${request.method} ${request.path}: not sent: ${error.message}`, {
+      method: request.method,
+      path: request.path,
       cause: error,
     });
   }

@@ -42,7 +42,8 @@ export class HmacStrategy extends PassportStrategy(Strategy, HMAC_STRATEGY) {
 
     const { path, query } = splitRequestTarget(request.url);
     const { timestamp, signature } = headers;
-    // A JSON body was canonicalised by the parser's check already: the same text, not made twice.
+    // A JSON body was canonicalised by the parser's check already: the same text, not made twice. One with a
+    // number its signature would not cover goes through verifyRequest, which refuses it (a 400 naming it).
     const canonicalBody = parsedCanonicalBody(request);
     const result =
       canonicalBody === undefined

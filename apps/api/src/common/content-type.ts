@@ -1,46 +1,79 @@
-// Which body types each route takes: JSON everywhere, form-urlencoded for the token endpoint only,
-// multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser runs, so a body
-// a route does not take is a 415 and nothing is written (docs/decisions.md, "Requests: JSON bodies").
+// Which body types each route takes: JSON everywhere, form-urlencoded for the token endpoint and the web
+// areas' forms only, multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser
+// runs, so a body a route does not take is a 415 and nothing is written (docs/decisions.md, "Requests:
+// body types").
+import { parse as parseMediaType } from 'content-type';
 import type { FastifyRequest } from 'fastify';
 
 import { webAreaOf } from '../web/web-areas.js';
 import { unsupportedMediaType } from './errors.js';
 
-/** Route patterns, as registered, that take each non-JSON type; the web areas' forms post form-urlencoded. */
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const MULTIPART_TYPE = 'multipart/form-data';
+
+/** Route patterns, as registered, that take each type besides JSON. */
 const ONLY_ON: Readonly<Record<string, readonly string[]>> = {
-  'application/x-www-form-urlencoded': ['/api/v1/oauth/token'],
-  'multipart/form-data': ['/api/v1/user/:orgUserId/kyc/documents'],
+  [FORM_TYPE]: ['/api/v1/oauth/token'],
+  [MULTIPART_TYPE]: ['/api/v1/user/:orgUserId/kyc/documents'],
 };
 
+/** Whether `route` takes a body of type `media`; the web areas' forms post form-urlencoded. */
 const takes = (media: string, route: string) =>
+  media === JSON_TYPE ||
   ONLY_ON[media]?.includes(route) === true ||
-  (media === 'application/x-www-form-urlencoded' && webAreaOf(route) !== undefined);
+  (media === FORM_TYPE && webAreaOf(route) !== undefined);
 
 /**
- * The header of nearly every body: nothing to check, no header split (for the bearer echo target:
+ * The header of nearly every body: nothing to check, no header parse (for the bearer echo target:
  * docs/decisions.md, "Request path: one hook for the api's own steps").
  */
-const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8']);
+const PLAIN_JSON = new Set([JSON_TYPE, 'application/json; charset=utf-8']);
 
-/** Throws the 415 when the request's body type is not one its route takes (common/request-hooks.ts). */
+/**
+ * Throws the 415 when the request's body type is not one its route takes, is not a well-formed media type
+ * (`application/json;;;`), or is missing on a request that has a body (common/request-hooks.ts). Any
+ * other type (text/plain included) would otherwise reach a parser of Fastify's, or none, and be read as
+ * something the caller did not send.
+ */
 export function checkContentType(request: FastifyRequest): void {
   const header = request.headers['content-type'];
-  if (header !== undefined && !PLAIN_JSON.has(header)) checkMediaType(request, header);
+  if (header === undefined) {
+    if (hasBody(request)) {
+      throw unsupportedMediaType('a body needs a Content-Type header: send application/json');
+    }
+    return;
+  }
+  if (!PLAIN_JSON.has(header)) checkMediaType(request, header);
+}
+
+/** Whether the request announces a body: a length above zero, or a chunked one. */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function checkMediaType(request: FastifyRequest, header: string): void {
-  const [type = '', ...parameters] = header.split(';').map((part) => part.trim());
-  const media = type.toLowerCase();
-  const charset = parameters
-    .map((parameter) => /^charset\s*=\s*"?([^"]*)"?$/i.exec(parameter)?.[1])
-    .find((value) => value !== undefined);
-  if (charset !== undefined && !/^utf-?8$/i.test(charset) && !media.startsWith('multipart/')) {
+  let media: string;
+  let charset: string | undefined;
+  try {
+    const parsed = parseMediaType(header);
+    media = parsed.type;
+    charset = parsed.parameters.charset;
+  } catch {
+    throw unsupportedMediaType(
+      `Content-Type ${JSON.stringify(header.slice(0, 100))} is not a valid media type: send application/json`,
+    );
+  }
+  if (charset !== undefined && !/^utf-?8$/i.test(charset) && media !== MULTIPART_TYPE) {
     throw unsupportedMediaType(
       `charset ${JSON.stringify(charset.slice(0, 100))} is not accepted: send UTF-8`,
     );
   }
   const route = (request.routeOptions.url ?? '').replace(/\/$/, '');
-  if (ONLY_ON[media] && !takes(media, route)) {
-    throw unsupportedMediaType(`${media} is not accepted here: send application/json`);
+  if (!takes(media, route)) {
+    throw unsupportedMediaType(
+      `${JSON.stringify(media.slice(0, 100))} is not accepted here: send application/json`,
+    );
   }
 }

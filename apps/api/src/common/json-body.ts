@@ -18,7 +18,7 @@ import { badRequest } from './errors.js';
 export async function parseJsonBody(request: object, body: Buffer): Promise<unknown> {
   if (body.length === 0) return undefined;
   const text = utf8Text(body);
-  (request as WithCanonicalBody)[CANONICAL_BODY] = checkJsonBody(text);
+  (request as WithCanonicalBody)[CANONICAL_BODY] = checkJsonBody(request, text);
   if (readsBodyAsText(request) && !NEEDS_OBJECT.test(text)) return undefined;
   if (!needsReviver(text)) return JSON.parse(text) as unknown;
   return JSON.parse(text, reviveBody as Parameters<typeof JSON.parse>[1]) as unknown;
@@ -113,13 +113,22 @@ function keepsText(literal: string): boolean {
  */
 const CANONICAL_BODY = Symbol('canonicalJsonBody');
 
+/**
+ * The request's field saying its JSON body holds a number that its canonical text writes as another value
+ * (9007199254740993 as 9007199254740992): such a body is not signable, and a signed request carrying it is
+ * refused (auth/hmac.strategy.ts). Bearer callers' digits are read as sent (NumberText), so it stays theirs.
+ */
+const AMBIGUOUS_NUMBER = Symbol('jsonBodyHasAmbiguousNumber');
+
 interface WithCanonicalBody {
   [CANONICAL_BODY]?: string | null;
+  [AMBIGUOUS_NUMBER]?: boolean;
 }
 
-/** Declares the field on Fastify's requests, so that every request has it from the start (one shape). */
+/** Declares the fields on Fastify's requests, so that every request has them from the start (one shape). */
 export function declareCanonicalBody(fastify: FastifyInstance): void {
   fastify.decorateRequest(CANONICAL_BODY, null);
+  fastify.decorateRequest(AMBIGUOUS_NUMBER, false);
 }
 
 /**
@@ -132,10 +141,14 @@ export function canonicalBodyOf(request: object): string {
 
 /**
  * The canonical text the parser's check made of the request's JSON body (canonicalizeJson of the body as
- * received); undefined when the parser did not run (no body, or not JSON). The signature check reuses it.
+ * received); undefined when the parser did not run (no body, or not JSON), or when the body holds a number
+ * its canonical text rounds (then only the raw body tells what is wrong with it). The signature check
+ * reuses it.
  */
 export function parsedCanonicalBody(request: object): string | undefined {
-  return (request as WithCanonicalBody)[CANONICAL_BODY] ?? undefined;
+  const withBody = request as WithCanonicalBody;
+  if (withBody[AMBIGUOUS_NUMBER] === true) return undefined;
+  return withBody[CANONICAL_BODY] ?? undefined;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -159,9 +172,19 @@ function reviveBody(this: unknown, key: string, value: unknown, context?: { sour
   return keepNumberText(value, context?.source);
 }
 
-function checkJsonBody(text: string): string {
+/**
+ * The body's canonical text; a number that text would round (ambiguous_number) is only marked here, since it
+ * concerns signed requests alone: a second pass writes it rounded, as before, for the rest of the request.
+ */
+function checkJsonBody(request: WithCanonicalBody, text: string): string {
   try {
-    return canonicalizeJson(text);
+    try {
+      return canonicalizeJson(text);
+    } catch (error) {
+      if (!(error instanceof CanonicalJsonError) || error.reason !== 'ambiguous_number') throw error;
+      request[AMBIGUOUS_NUMBER] = true;
+      return canonicalizeJson(text, { ambiguousNumbers: 'rewrite' });
+    }
   } catch (error) {
     if (error instanceof CanonicalJsonError) throw badRequest(`body: ${error.message}`);
     throw error;

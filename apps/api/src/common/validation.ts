@@ -1,6 +1,6 @@
 // Request validation with class-validator: unknown fields are refused, and every message names the field
 // and the rule (docs/api-guide.md#errors).
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage, ValidateIf } from 'class-validator';
 
 import { badRequest } from './errors.js';
@@ -25,7 +25,7 @@ export function validationMessages(errors: ValidationError[], parent = ''): stri
 
 export function createValidationPipe(): ValidationPipe {
   memoiseRuleLookups();
-  return new ValidationPipe({
+  return new UnknownKeysValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -34,6 +34,55 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => badRequest(validationMessages(errors).join('; ')),
   });
+}
+
+/**
+ * The ValidationPipe, with the unknown keys class-transformer would drop unseen refused first. Building
+ * the DTO, class-transformer skips a key whose name the new object already answers with a function or a
+ * getter: `toString`, `hasOwnProperty`, `valueOf` and the other members of Object.prototype at any depth,
+ * and the DTO's own methods at the top. Such a key then never reaches the whitelist check
+ * (forbidNonWhitelisted), and the request went through as if it had not been sent.
+ */
+class UnknownKeysValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (this.toValidate(metadata) && metadata.metatype) refuseHiddenKeys(metadata.metatype, value);
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}
+
+/**
+ * Throws the 400 naming each key of `plain` that class-transformer would drop building a `dto` from it
+ * (see UnknownKeysValidationPipe); call it before plainToInstance wherever a DTO is built by hand.
+ */
+export function refuseHiddenKeys(dto: abstract new (...args: never[]) => unknown, plain: unknown): void {
+  const prototype = dto.prototype as object;
+  const problems = inheritedKeys(plain, '', (key) => key in prototype);
+  if (problems.length > 0) throw badRequest(problems.join('; '));
+}
+
+const inObjectPrototype = (key: string) => key in Object.prototype;
+
+/** `path: property key should not exist` for each key of `value` that class-transformer would skip. */
+function inheritedKeys(value: unknown, parent: string, inherited: (key: string) => boolean): string[] {
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) => inheritedKeys(item, `${parent}[${index}]`, inObjectPrototype));
+  }
+  if (!isPlainObject(value)) return [];
+  const problems: string[] = [];
+  for (const key of Object.keys(value)) {
+    const name = key.length > MAX_FIELD_NAME ? `${key.slice(0, MAX_FIELD_NAME)}…` : key;
+    const path = parent ? `${parent}.${name}` : name;
+    if (inherited(key)) problems.push(`${path}: property ${name} should not exist`);
+    else problems.push(...inheritedKeys(value[key], path, inObjectPrototype));
+  }
+  return problems;
+}
+
+/** A record of a body or a query: an object literal, or one of null prototype (as the query parser makes). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || prototype === Object.prototype || Object.getPrototypeOf(prototype) === null;
 }
 
 /** Validates the field when it is present; null is validated (and refused), unlike @IsOptional(). */

@@ -7,7 +7,7 @@ import { validate } from 'class-validator';
 
 import { badRequest } from '../common/errors.js';
 import { NumberText } from '../common/decimal.js';
-import { validationMessages } from '../common/validation.js';
+import { refuseHiddenKeys, validationMessages } from '../common/validation.js';
 
 export type FormBody = Readonly<Record<string, unknown>> | undefined;
 
@@ -60,6 +60,7 @@ export function formMap(body: FormBody, name: string): Record<string, unknown> |
 /** The plain fields as `dto`, validated with the admin api's rules; a 400 naming each bad field. */
 export async function formInput<T extends object>(dto: ClassConstructor<T>, plain: object): Promise<T> {
   const fields = Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined));
+  refuseHiddenKeys(dto, fields);
   const input = plainToInstance(dto, fields);
   const errors = await validate(input, {
     whitelist: true,
