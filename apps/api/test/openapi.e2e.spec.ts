@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import type { OpenAPIObject } from '@nestjs/swagger';
+import {
+  ACTIONS_DATA_SCHEMA,
+  KYC_DOCUMENT_USER_SCHEMA,
+  ORDER_SCHEMA,
+  SYSTEM_INFORMATION_DATA_SCHEMA,
+  USER_SCHEMA,
+} from '@svc/protocol';
 
 import { ApiFixture } from './support/app-fixture.js';
 
@@ -111,6 +118,29 @@ describe('the OpenAPI document', () => {
         operator,
       });
     }
+  });
+
+  it("serves the records as the protocol package's schemas, to the byte, fields in their order", () => {
+    const components = document.components?.schemas ?? {};
+    const records = {
+      Order: ORDER_SCHEMA,
+      UserRecord: USER_SCHEMA,
+      KycDocumentUserRecord: KYC_DOCUMENT_USER_SCHEMA,
+      ActionsData: ACTIONS_DATA_SCHEMA,
+      SystemInformationData: SYSTEM_INFORMATION_DATA_SCHEMA,
+    };
+    for (const [name, schema] of Object.entries(records)) {
+      expect({ name, schema: JSON.stringify(components[name]) }).toEqual({
+        name,
+        schema: JSON.stringify(schema),
+      });
+    }
+    // The views that carry a record start with its fields.
+    const properties = (name: string) => Object.keys((components[name] as { properties: object }).properties);
+    expect(properties('User').slice(0, properties('UserRecord').length)).toEqual(properties('UserRecord'));
+    expect(properties('Notice').slice(1, 1 + properties('SystemInformationData').length)).toEqual(
+      properties('SystemInformationData'),
+    );
   });
 
   it('passes Redocly recommended with no error and no warning', async () => {

@@ -1,114 +1,41 @@
-// Parsers of webhook event bodies: check a received body against the types of event-types.ts before
-// anything trusts it, and throw EventParseError naming the first bad field.
+// Parsers of webhook event bodies: check a received body against the record schemas (record-schemas.ts)
+// before anything trusts it, and throw EventParseError naming the first bad field.
 import {
-  ACTION_NAMES,
-  ENTITY_NAMES,
-  KYC_EVENT_TYPES,
-  ORDER_SIDES,
-  ORDER_STATUSES,
-  ORDER_TYPES,
-  SYSTEM_NOTICES,
-  USER_STATUSES,
-  USER_TYPES,
-  type ActionsData,
   type EntityName,
-  type KycDocumentUser,
   type KycEvent,
   type KycEventEnvelope,
   type KycEventType,
   type NonKycEventEnvelope,
+  type WebhookEvent,
+} from './event-types.js';
+import { schemaCheck } from './json-schema.js';
+import {
+  ACTIONS_DATA_SCHEMA,
+  EVENT_ENVELOPE_SCHEMA,
+  KYC_DOCUMENT_USER_SCHEMA,
+  ORDER_SCHEMA,
+  SYSTEM_INFORMATION_DATA_SCHEMA,
+  USER_SCHEMA,
+  type ActionsData,
+  type KycDocumentUser,
   type Order,
   type SystemInformationData,
   type User,
-  type WebhookEvent,
-} from './event-types.js';
-import {
-  EventParseError,
-  boolean,
-  fail,
-  fields,
-  integer,
-  nonNegativeInteger,
-  join,
-  nullable,
-  number,
-  object,
-  oneOf,
-  recordOf,
-  string,
-  timestamp,
-  type Check,
-} from './validate.js';
+} from './record-schemas.js';
+import { EventParseError, fail, fields, join, object } from './validate.js';
 
 export { EventParseError };
 
-const userFields = {
-  orgUserId: string,
-  orgId: integer,
-  kyc: boolean,
-  tnc: boolean,
-  userStatus: oneOf(USER_STATUSES),
-  userType: oneOf(USER_TYPES),
-};
+const checkUser = schemaCheck(USER_SCHEMA);
+const checkKycDocumentUser = schemaCheck(KYC_DOCUMENT_USER_SCHEMA);
+const checkOrder = schemaCheck(ORDER_SCHEMA);
+const checkActionsData = schemaCheck(ACTIONS_DATA_SCHEMA);
+const checkSystemInformationData = schemaCheck(SYSTEM_INFORMATION_DATA_SCHEMA);
 
-const checkUser: Check<User> = object(userFields);
-
-const checkKycDocumentUser: Check<KycDocumentUser> = object({
-  ...userFields,
-  docCategory: string,
-  docSubCategory: string,
-});
-
-const checkOrder: Check<Order> = object({
-  id: integer,
-  orgId: integer,
-  clientOrderId: string,
-  orgUserId: string,
-  symbol: string,
-  side: oneOf(ORDER_SIDES),
-  type: oneOf(ORDER_TYPES),
-  quantity: number,
-  quoteQuantity: number,
-  filled: number,
-  status: oneOf(ORDER_STATUSES),
-  price: number,
-  averagePrice: number,
-  estimatedPrice: number,
-  baseAveragePrice: number,
-  commissionRate: number,
-  vatRate: number,
-  commissionAmount: number,
-  vatAmount: number,
-  netExecutedAmount: number,
-  totalExecutedAmount: number,
-  commissionAsset: string,
-  rejectionReason: nullable(string),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-
-const checkActionsData: Check<ActionsData> = object({
-  name: oneOf(ACTION_NAMES),
-  newValues: recordOf(number),
-});
-
-// startTime and endTime are left as text: the API guide gives them no format, and endTime may be ''.
-const checkSystemInformationData: Check<SystemInformationData> = object({
-  event: oneOf(SYSTEM_NOTICES),
-  entity: string,
-  message: string,
-  startTime: nullable(string),
-  endTime: nullable(string),
-});
-
-const checkEnvelope = object({
-  orgId: integer,
-  entity: oneOf(ENTITY_NAMES),
-  // Automatic retries stop at MAX_EVENT_RETRIES; each manual redelivery counts too, so any count is valid.
-  numRetries: nonNegativeInteger,
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+// eventType is checked apart (parseEnvelope): whether it may be there at all depends on the entity.
+const { eventType: eventTypeSchema, ...envelopeProperties } = EVENT_ENVELOPE_SCHEMA.properties;
+const checkEnvelope = schemaCheck({ ...EVENT_ENVELOPE_SCHEMA, properties: envelopeProperties });
+const checkEventType = schemaCheck(eventTypeSchema);
 
 /** One member per entity, so that a switch on `entity` narrows it. */
 type NonKycEnvelopes = { [E in EntityName]: NonKycEventEnvelope<E> }[EntityName];
@@ -121,7 +48,7 @@ function parseEnvelope(value: unknown, path: string): NonKycEnvelopes | KycEvent
   if (envelope.entity !== 'Users') {
     throw new EventParseError(eventTypePath, `not allowed on ${envelope.entity} events, only on KYC events`);
   }
-  return { ...envelope, eventType: oneOf(KYC_EVENT_TYPES)(eventType, eventTypePath) };
+  return { ...envelope, eventType: checkEventType(eventType, eventTypePath) };
 }
 
 /** The user record of a KYC event must agree with it: kyc is true exactly at KYC_COMPLETED. */

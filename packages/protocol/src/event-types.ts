@@ -1,5 +1,15 @@
 // Webhook event bodies (docs/api-guide.md#users-events, docs/api-guide.md#orders-events, docs/api-guide.md#events): the names each field may take, the body
-// types, and guards that narrow a received event. event-parsers.ts checks a body against them.
+// types, and guards that narrow a received event. The records themselves are record-schemas.ts's.
+import type { FromSchema } from './json-schema.js';
+import type {
+  ActionsData,
+  EVENT_ENVELOPE_SCHEMA,
+  KycDocumentUser,
+  Order,
+  SystemInformationData,
+  User,
+} from './record-schemas.js';
+
 export const ENTITY_NAMES = ['Orders', 'Users', 'Actions', 'SystemInformation'] as const;
 export type EntityName = (typeof ENTITY_NAMES)[number];
 
@@ -68,90 +78,11 @@ export type SystemNotice = (typeof SYSTEM_NOTICES)[number];
  */
 export const MAX_EVENT_RETRIES = 3;
 
-export interface User {
-  orgUserId: string;
-  /** Integer. */
-  orgId: number;
-  /** True only once KYC is approved: exactly at KYC_COMPLETED among the KYC events. */
-  kyc: boolean;
-  tnc: boolean;
-  userStatus: UserStatus;
-  userType: UserType;
-}
-
-/** The data of KYC_DOC_UPLOADED: the category fields tell several uploaded files apart. */
-export interface KycDocumentUser extends User {
-  docCategory: string;
-  docSubCategory: string;
-}
-
-export interface Order {
-  /** Integer. */
-  id: number;
-  /** Integer. */
-  orgId: number;
-  /** UUID. */
-  clientOrderId: string;
-  orgUserId: string;
-  /** BASE_QUOTE, e.g. an asset code, an underscore and a currency code. */
-  symbol: string;
-  side: OrderSide;
-  type: OrderType;
-  quantity: number;
-  quoteQuantity: number;
-  filled: number;
-  status: OrderStatus;
-  price: number;
-  averagePrice: number;
-  estimatedPrice: number;
-  baseAveragePrice: number;
-  commissionRate: number;
-  vatRate: number;
-  commissionAmount: number;
-  vatAmount: number;
-  netExecutedAmount: number;
-  totalExecutedAmount: number;
-  commissionAsset: string;
-  rejectionReason: string | null;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  /** ISO 8601 UTC. */
-  updatedAt: string;
-}
-
-export interface ActionsData {
-  name: ActionName;
-  /** Asset code to new value. */
-  newValues: Record<string, number>;
-}
-
-export interface SystemInformationData {
-  event: SystemNotice;
-  /** The component concerned, such as a trading pair. */
-  entity: string;
-  message: string;
-  startTime: string | null;
-  /** The service also sends an empty string for "no end". */
-  endTime: string | null;
-}
-
-/** The `event` field of every webhook body. */
-export interface EventEnvelope<E extends EntityName = EntityName> {
-  /** Integer. */
-  orgId: number;
-  entity: E;
-  /** Set on KYC events only, which all have entity Users. */
-  eventType?: KycEventType;
-  /**
-   * Redeliveries so far: 0 on the first delivery. Automatic retries take it to MAX_EVENT_RETRIES at most;
-   * each manual redelivery (or recovery) adds one more, so it may be higher.
-   */
-  numRetries: number;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  /** ISO 8601 UTC. */
-  updatedAt: string;
-}
+/** The `event` field of every webhook body, with `entity` narrowed to `E`. */
+export type EventEnvelope<E extends EntityName = EntityName> = Omit<
+  FromSchema<typeof EVENT_ENVELOPE_SCHEMA>,
+  'entity'
+> & { entity: E };
 
 export interface NonKycEventEnvelope<E extends EntityName = EntityName> extends EventEnvelope<E> {
   eventType?: never;

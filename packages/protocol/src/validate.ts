@@ -100,16 +100,19 @@ export function recordOf<T>(check: Check<T>): Check<Record<string, T>> {
 }
 
 /**
- * An object with the fields of `shape`, all required. Other fields are kept, so that fields added to
- * the wire format later pass through.
+ * An object with the fields of `shape`, all required but the `optional` ones (checked when present).
+ * Other fields are kept, so that fields added to the wire format later pass through.
  */
-export function object<S extends Shape>(shape: S): Check<Checked<S>> {
+export function object<S extends Shape>(shape: S, optional: readonly (keyof S)[] = []): Check<Checked<S>> {
   return (value, path) => {
     const input = fields(value, path);
     const checked: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
       const item = input[key];
-      if (item === undefined) throw new EventParseError(join(path, key), 'missing');
+      if (item === undefined) {
+        if (optional.includes(key)) continue;
+        throw new EventParseError(join(path, key), 'missing');
+      }
       checked[key] = check(item, join(path, key));
     }
     return { ...input, ...checked } as Checked<S>;

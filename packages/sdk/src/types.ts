@@ -1,9 +1,11 @@
 // What the api's organisation endpoints take and answer. The records the API guide defines (User, Order, the
-// events) are the protocol package's; the rest mirrors the api's views (apps/api/src/*/…view.ts), written by
-// hand and held against the api's OpenAPI document by test/openapi-drift.spec.ts (names, optionality and
-// types of every method's answer and request body).
+// events' data) are the protocol package's, derived from its JSON Schemas; the rest mirrors the api's views
+// (apps/api/src/*/…view.ts), written by hand and held against the api's OpenAPI document by
+// test/openapi-drift.spec.ts (names, optionality and types of every method's answer and request body).
 import type {
+  ActionsData,
   EntityName,
+  KycDocumentUser,
   KycEventType,
   Order,
   OrderRejectionReason,
@@ -11,12 +13,25 @@ import type {
   OrderStatus,
   OrderType,
   Scope,
+  SystemInformationData,
   User,
   UserStatus,
   WebhookEvent,
 } from '@svc/protocol';
 
-export type { EntityName, Order, OrderSide, OrderStatus, OrderType, Scope, User, UserStatus };
+export type {
+  ActionsData,
+  EntityName,
+  KycDocumentUser,
+  Order,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+  Scope,
+  SystemInformationData,
+  User,
+  UserStatus,
+};
 
 /** One page of a list: pass `nextCursor` as `cursor` for the next one; null on the last page. */
 export interface Page<T> {

@@ -1,6 +1,14 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { ENTITY_NAMES, KYC_EVENT_TYPES, parseWebhookEvent } from '@svc/protocol';
+import {
+  ACTIONS_DATA_SCHEMA,
+  ENTITY_NAMES,
+  KYC_EVENT_TYPES,
+  ORDER_SCHEMA,
+  parseWebhookEvent,
+  SYSTEM_INFORMATION_DATA_SCHEMA,
+  USER_SCHEMA,
+} from '@svc/protocol';
 
 import { catalogueEntry, EVENT_CATALOGUE } from './event-catalogue.js';
 
@@ -24,6 +32,17 @@ describe('the event catalogue', () => {
       expect([validate(example), validate.errors]).toEqual([true, null]);
     },
   );
+
+  it("describes data with the protocol's record schemas, and gives every field of them an example", () => {
+    const data = (key: string) => (catalogueEntry(key)!.schema.properties as { data: unknown }).data;
+    expect(data('Users')).toEqual(USER_SCHEMA);
+    expect(data('Orders')).toEqual(ORDER_SCHEMA);
+    expect(data('Actions')).toEqual(ACTIONS_DATA_SCHEMA);
+    expect(data('SystemInformation')).toEqual(SYSTEM_INFORMATION_DATA_SCHEMA);
+    expect(Object.keys(catalogueEntry('Orders')!.example(1).data)).toEqual(
+      Object.keys(ORDER_SCHEMA.properties),
+    );
+  });
 
   it('refuses, by its schema, a body of another kind (the schemas tell the kinds apart)', () => {
     const ajv = new Ajv2020({ strict: true });

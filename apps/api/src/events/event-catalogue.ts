@@ -1,17 +1,19 @@
 // Every kind of event an organisation receives, with the JSON Schema of its body and an example body
 // (docs/api-guide.md#events): what the dashboard's event catalogue shows and what its test event sends.
-// Built from the protocol package's value sets, so a new value there shows here.
+// Built from the protocol package's record schemas and their examples, so a field or a value added there
+// shows here.
 import {
-  ACTION_NAMES,
+  ACTIONS_DATA_SCHEMA,
+  eventBodySchema,
+  eventEnvelopeSchema,
+  KYC_DOCUMENT_USER_SCHEMA,
   KYC_EVENT_TYPES,
-  ORDER_REJECTION_REASONS,
-  ORDER_SIDES,
-  ORDER_STATUSES,
-  ORDER_TYPES,
-  SYSTEM_NOTICES,
-  USER_STATUSES,
-  USER_TYPES,
+  ORDER_SCHEMA,
+  schemaExample,
+  SYSTEM_INFORMATION_DATA_SCHEMA,
+  USER_SCHEMA,
   type EntityName,
+  type JsonSchema,
   type KycEventType,
 } from '@svc/protocol';
 
@@ -30,87 +32,26 @@ export interface CatalogueEntry {
   example(orgId: number): { event: Record<string, unknown>; data: Record<string, unknown> };
 }
 
-const string = { type: 'string' };
-const integer = { type: 'integer' };
-const number = { type: 'number' };
-const boolean = { type: 'boolean' };
-const dateTime = { type: 'string', format: 'date-time' };
-const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
-const object = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({
-  type: 'object',
-  required,
-  properties,
-});
+function envelopeSchema(entity: EntityName, eventType?: KycEventType): JsonSchema {
+  return eventEnvelopeSchema(entity, eventType ? [eventType] : undefined);
+}
 
-const EXAMPLE_TIME = '2026-01-15T10:30:00.000Z';
-
-const userFields: Record<string, Schema> = {
-  orgUserId: string,
-  orgId: integer,
-  kyc: boolean,
-  tnc: boolean,
-  userStatus: enumOf(USER_STATUSES),
-  userType: enumOf(USER_TYPES),
-};
-
-const orderSchema = object({
-  id: integer,
-  orgId: integer,
-  clientOrderId: { type: 'string', format: 'uuid' },
-  orgUserId: string,
-  symbol: { type: 'string', pattern: '^[A-Z0-9]+_[A-Z0-9]+$' },
-  side: enumOf(ORDER_SIDES),
-  type: enumOf(ORDER_TYPES),
-  quantity: number,
-  quoteQuantity: number,
-  filled: number,
-  status: enumOf(ORDER_STATUSES),
-  price: number,
-  averagePrice: number,
-  estimatedPrice: number,
-  baseAveragePrice: number,
-  commissionRate: number,
-  vatRate: number,
-  commissionAmount: number,
-  vatAmount: number,
-  netExecutedAmount: number,
-  totalExecutedAmount: number,
-  commissionAsset: string,
-  rejectionReason: {
-    type: ['string', 'null'],
-    description: `null, or why the order was refused: ${ORDER_REJECTION_REASONS.join(', ')} (new reasons may appear)`,
-  },
-  createdAt: dateTime,
-  updatedAt: dateTime,
-});
-
-function envelopeSchema(entity: EntityName, eventType?: KycEventType): Schema {
-  return object({
-    orgId: integer,
-    entity: { const: entity },
-    ...(eventType ? { eventType: { const: eventType } } : {}),
-    numRetries: { type: 'integer', minimum: 0, maximum: 3 },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  });
+/** The schema of a body, standalone: the envelope of its kind and `data`. */
+function body(entity: EntityName, data: JsonSchema, eventType?: KycEventType): Schema {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...eventBodySchema(`A ${eventType ?? entity} event`, envelopeSchema(entity, eventType), data),
+  };
 }
 
 function envelope(orgId: number, entity: EntityName, eventType?: KycEventType) {
-  return {
-    orgId,
-    entity,
-    ...(eventType ? { eventType } : {}),
-    numRetries: 0,
-    createdAt: EXAMPLE_TIME,
-    updatedAt: EXAMPLE_TIME,
-  };
+  return { ...(schemaExample(envelopeSchema(entity, eventType)) as Record<string, unknown>), orgId };
 }
 
-function body(entity: EntityName, data: Schema, eventType?: KycEventType): Schema {
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    ...object({ event: envelopeSchema(entity, eventType), data }),
-  };
+/** The schema's example record, for `orgId` when the record has one. */
+function record(schema: JsonSchema, orgId: number, fields: Record<string, unknown> = {}) {
+  const example = schemaExample(schema) as Record<string, unknown>;
+  return { ...example, ...('orgId' in example ? { orgId } : {}), ...fields };
 }
 
 const KYC_DESCRIPTIONS: Readonly<Record<KycEventType, string>> = {
@@ -129,25 +70,22 @@ const KYC_STATUS: Readonly<Partial<Record<KycEventType, string>>> = {
 };
 
 function kycEntry(eventType: KycEventType): CatalogueEntry {
-  const document = eventType === 'KYC_DOC_UPLOADED';
-  const fields = document ? { ...userFields, docCategory: string, docSubCategory: string } : userFields;
+  const schema = eventType === 'KYC_DOC_UPLOADED' ? KYC_DOCUMENT_USER_SCHEMA : USER_SCHEMA;
+  const kyc = eventType === 'KYC_COMPLETED';
   return {
     key: `Users/${eventType}`,
     entity: 'Users',
     eventType,
     description: KYC_DESCRIPTIONS[eventType],
-    schema: body('Users', object({ ...fields, kyc: { const: eventType === 'KYC_COMPLETED' } }), eventType),
+    // The data's schema says what kyc is at this event: it tells KYC_COMPLETED from the others.
+    schema: body(
+      'Users',
+      { ...schema, properties: { ...schema.properties, kyc: { type: 'boolean', const: kyc } } },
+      eventType,
+    ),
     example: (orgId) => ({
       event: envelope(orgId, 'Users', eventType),
-      data: {
-        orgUserId: 'user-42',
-        orgId,
-        kyc: eventType === 'KYC_COMPLETED',
-        tnc: true,
-        userStatus: KYC_STATUS[eventType] ?? 'PENDING',
-        userType: 'CONSUMER',
-        ...(document ? { docCategory: 'IDENTITY', docSubCategory: 'PASSPORT' } : {}),
-      },
+      data: record(schema, orgId, { kyc, userStatus: KYC_STATUS[eventType] ?? 'PENDING' }),
     }),
   };
 }
@@ -157,93 +95,33 @@ export const EVENT_CATALOGUE: readonly CatalogueEntry[] = [
     key: 'Users',
     entity: 'Users',
     description: 'A user was created (or its terms and conditions flag changed).',
-    schema: body('Users', object(userFields)),
-    example: (orgId) => ({
-      event: envelope(orgId, 'Users'),
-      data: {
-        orgUserId: 'user-42',
-        orgId,
-        kyc: false,
-        tnc: true,
-        userStatus: 'PENDING',
-        userType: 'CONSUMER',
-      },
-    }),
+    schema: body('Users', USER_SCHEMA),
+    example: (orgId) => ({ event: envelope(orgId, 'Users'), data: record(USER_SCHEMA, orgId) }),
   },
   ...KYC_EVENT_TYPES.map(kycEntry),
   {
     key: 'Orders',
     entity: 'Orders',
     description: 'An order reached a status; data is the order record at that moment.',
-    schema: body('Orders', orderSchema),
-    example: (orgId) => ({
-      event: envelope(orgId, 'Orders'),
-      data: {
-        id: 1001,
-        orgId,
-        clientOrderId: '5b0e4a8e-2c0f-4f57-9a43-0d6f3f1c2a11',
-        orgUserId: 'user-42',
-        symbol: 'BTC_EUR',
-        side: 'BUY',
-        type: 'MARKET',
-        quantity: 0.01,
-        quoteQuantity: 500,
-        filled: 0.01,
-        status: 'COMPLETED',
-        price: 50000,
-        averagePrice: 50000,
-        estimatedPrice: 50000,
-        baseAveragePrice: 50000,
-        commissionRate: 0.0015,
-        vatRate: 0.21,
-        commissionAmount: 0.75,
-        vatAmount: 0.1575,
-        netExecutedAmount: 500,
-        totalExecutedAmount: 500.9075,
-        commissionAsset: 'EUR',
-        rejectionReason: null,
-        createdAt: EXAMPLE_TIME,
-        updatedAt: EXAMPLE_TIME,
-      },
-    }),
+    schema: body('Orders', ORDER_SCHEMA),
+    example: (orgId) => ({ event: envelope(orgId, 'Orders'), data: record(ORDER_SCHEMA, orgId) }),
   },
   {
     key: 'Actions',
     entity: 'Actions',
     description: "An operator changed the organisation's policy: one event per changed limit or asset set.",
-    schema: body(
-      'Actions',
-      object({ name: enumOf(ACTION_NAMES), newValues: { type: 'object', additionalProperties: number } }),
-    ),
-    example: (orgId) => ({
-      event: envelope(orgId, 'Actions'),
-      data: { name: 'QUOTE_LIMIT', newValues: { EUR: 10000 } },
-    }),
+    schema: body('Actions', ACTIONS_DATA_SCHEMA),
+    example: (orgId) => ({ event: envelope(orgId, 'Actions'), data: record(ACTIONS_DATA_SCHEMA, orgId) }),
   },
   {
     key: 'SystemInformation',
     entity: 'SystemInformation',
     description:
       'Operators published a notice to every organisation (maintenance, an asset enabled or disabled).',
-    schema: body(
-      'SystemInformation',
-      object({
-        event: enumOf(SYSTEM_NOTICES),
-        entity: string,
-        message: string,
-        startTime: { type: ['string', 'null'] },
-        endTime: { type: ['string', 'null'] },
-      }),
-    ),
+    schema: body('SystemInformation', SYSTEM_INFORMATION_DATA_SCHEMA),
     example: (orgId) => ({
       event: envelope(orgId, 'SystemInformation'),
-      data: {
-        event: 'MAINTENANCE_ALERTS',
-        entity: 'BTC_EUR',
-        message: 'Trading of BTC_EUR pauses for maintenance',
-        startTime: EXAMPLE_TIME,
-        endTime: null,
-      },
+      data: record(SYSTEM_INFORMATION_DATA_SCHEMA, orgId),
     }),
   },
 ];

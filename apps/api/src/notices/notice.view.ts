@@ -1,7 +1,8 @@
 import type { SystemNotice } from '@svc/db';
+import type { SystemInformationData } from '@svc/protocol';
 
-/** The SystemInformation event's data (docs/api-guide.md#events), fields in the order of docs/api-guide.md#systeminformation-events; times ISO 8601 UTC or null. */
-export function systemInformationData(notice: SystemNotice) {
+/** The SystemInformation event's data (docs/api-guide.md#events), fields in the order of its schema; times ISO 8601 UTC or null. */
+export function systemInformationData(notice: SystemNotice): SystemInformationData {
   return {
     event: notice.event,
     entity: notice.entity,

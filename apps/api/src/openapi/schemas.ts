@@ -4,12 +4,10 @@
 import { ORG_PLANS, WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
 import {
   KYC_EVENT_TYPES,
-  ORDER_SIDES,
-  ORDER_STATUSES,
-  ORDER_TYPES,
-  SYSTEM_NOTICES,
+  ORDER_SCHEMA,
+  SYSTEM_INFORMATION_DATA_SCHEMA,
+  USER_SCHEMA,
   USER_STATUSES,
-  USER_TYPES,
 } from '@svc/protocol';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
@@ -37,15 +35,6 @@ const amounts: Schema = {
 };
 
 const KYC_STATES = ['NONE', ...KYC_EVENT_TYPES];
-
-const user = {
-  orgUserId: string,
-  orgId: integer,
-  kyc: boolean,
-  tnc: boolean,
-  userStatus: enumOf(USER_STATUSES),
-  userType: enumOf(USER_TYPES),
-};
 
 const kycDocument = {
   id: uuid,
@@ -106,18 +95,10 @@ const oauthClient = {
   },
 };
 
-const notice = {
-  event: enumOf(SYSTEM_NOTICES),
-  entity: string,
-  message: string,
-  startTime: orNull(dateTime),
-  endTime: orNull(dateTime),
-};
-
 /** The views, by component name. */
 export const VIEW_SCHEMAS: Record<string, Schema> = {
   User: record('A user: the record sent in Users events, where KYC stands, and timestamps', {
-    ...user,
+    ...USER_SCHEMA.properties,
     kycState: {
       ...enumOf(KYC_STATES),
       description: 'NONE before the first KYC step, then the last KYC event',
@@ -166,39 +147,7 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
       review: orNull(ref('KycReview')),
     },
   ),
-  Order: record(
-    'An order, as answered and as sent in Orders events; amounts with exactly their stored digits',
-    {
-      id: integer,
-      orgId: integer,
-      clientOrderId: uuid,
-      orgUserId: string,
-      symbol: { type: 'string', example: 'BTC_EUR' },
-      side: enumOf(ORDER_SIDES),
-      type: enumOf(ORDER_TYPES),
-      quantity: number,
-      quoteQuantity: number,
-      filled: number,
-      status: enumOf(ORDER_STATUSES),
-      price: number,
-      averagePrice: number,
-      estimatedPrice: number,
-      baseAveragePrice: number,
-      commissionRate: number,
-      vatRate: number,
-      commissionAmount: number,
-      vatAmount: number,
-      netExecutedAmount: number,
-      totalExecutedAmount: number,
-      commissionAsset: string,
-      rejectionReason: {
-        ...orNull(string),
-        description: 'Why the order is REJECTED or FAILED; null otherwise',
-      },
-      createdAt: dateTime,
-      updatedAt: dateTime,
-    },
-  ),
+  Order: ORDER_SCHEMA,
   Positions: record("A user's non-zero positions, by asset code", {
     orgUserId: string,
     positions: arrayOf(record('A position', { asset: string, quantity: number, updatedAt: dateTime })),
@@ -299,12 +248,12 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
   Price: record('An operator price', { symbol: string, price: number, updatedAt: dateTime }),
   Notice: record('A published system notice (sent as a SystemInformation event)', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
-    ...notice,
+    ...SYSTEM_INFORMATION_DATA_SCHEMA.properties,
     createdAt: dateTime,
   }),
   PublishedNotice: record('The published notice and how many organisations its event went to', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
-    ...notice,
+    ...SYSTEM_INFORMATION_DATA_SCHEMA.properties,
     createdAt: dateTime,
     recipients: {
       ...integer,

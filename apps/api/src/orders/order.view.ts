@@ -4,8 +4,9 @@ import type { Order } from '@svc/protocol';
 import { exactNumber } from '../common/decimal.js';
 
 /**
- * The order record (docs/api-guide.md#orders-events), in its field order: what the api answers and what
- * Orders events carry. Amounts are written with exactly their stored digits.
+ * The order record (docs/api-guide.md#orders-events), fields in the order of ORDER_SCHEMA (@svc/protocol),
+ * which is the order they are sent in: what the api answers and what Orders events carry. Amounts are
+ * written with exactly their stored digits.
  */
 export function orderRecord(order: OrderRow): Order {
   return {
