@@ -20,7 +20,8 @@ describe('dashboard sessions', () => {
   let data: SeededData;
 
   beforeAll(async () => {
-    api = await ApiFixture.start();
+    // The tests call as a reverse proxy would, which may say the scheme and host (X-Forwarded-Proto, -Host).
+    api = await ApiFixture.start({ TRUST_PROXY: '127.0.0.1' });
     org = await api.createOrg({ name: 'Alpha Brokers' });
     other = await api.createOrg({ name: 'Beta Savings' });
     data = await seedOrganisation(org, 'alpha');

@@ -56,7 +56,13 @@ describe('operations', () => {
 
   beforeAll(async () => {
     api = await ApiFixture.start(
-      { LOG_LEVEL: 'trace', BODY_LIMIT_BYTES: '4096', TOKEN_RATE_LIMIT_PER_MINUTE: '3' },
+      {
+        LOG_LEVEL: 'trace',
+        BODY_LIMIT_BYTES: '4096',
+        TOKEN_RATE_LIMIT_PER_MINUTE: '3',
+        // The tests call as a reverse proxy would, which may name the client (X-Forwarded-For).
+        TRUST_PROXY: '127.0.0.1',
+      },
       { logTo: log, testModules: [TestRoutesModule] },
     );
     org = await api.createOrg();
@@ -352,7 +358,7 @@ describe('operations', () => {
 
     it('429 with Retry-After when the token endpoint is asked too often', async () => {
       const other = await api.createOrg();
-      // A caller of its own (trustProxy), so the other tests' token requests do not count.
+      // A caller of its own (forwarded by a trusted proxy), so the other tests' token requests do not count.
       const ask = () =>
         api.request('POST', '/api/v1/oauth/token', {
           ...form({

@@ -45,7 +45,10 @@ export class DashboardSessionsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A single-use sign-in link for `orgId`; `origin` is where the request came in, unless PUBLIC_URL says. */
+  /**
+   * A single-use sign-in link for `orgId`, on PUBLIC_URL; without it (never in production) on `origin`,
+   * where the request was sent (common/request-origin.ts).
+   */
   async createLink(
     orgId: number,
     input: CreateDashboardSessionDto,
