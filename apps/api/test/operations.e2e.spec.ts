@@ -202,13 +202,18 @@ describe('operations', () => {
       expect(document.components?.schemas).toHaveProperty('ErrorEnvelope');
     });
 
-    it('/docs serves Swagger UI', async () => {
+    it('/docs serves Swagger UI, whose Try it out calls this api where it listens', async () => {
       const response = await api.request('GET', '/docs');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.text).toContain('swagger-ui');
       const init = await api.request('GET', '/docs/swagger-ui-init.js');
       expect(init.text).toContain('"/api/v1/oauth/token"');
+      // Not port 3000: the fixture's api listens on a port of its own.
+      expect(init.text).toMatch(
+        new RegExp(`"servers": *\\[\\s*\\{\\s*"url": *"${api.baseUrl.replace(/\./g, '\\.')}"`),
+      );
+      expect(document.servers).toEqual([{ url: api.baseUrl, description: 'This deployment' }]);
     });
   });
 
