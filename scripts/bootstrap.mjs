@@ -10,9 +10,9 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runServices } from './dev-runner.mjs';
+import { toolPaths } from './tools.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const tools = join(root, '.tools');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const task = process.argv[2];
 const tasks = { start, test, bench, soak };
@@ -98,9 +98,7 @@ function nodeBinary(version) {
 
 /** Installs name@version under .tools/<name>-<version>/ once; returns the path of its binary. */
 function npmPackageBin(name, version, bin) {
-  const prefix = join(tools, `${name}-${version}`);
-  const installed = join(prefix, 'node_modules', name, 'package.json');
-  const binary = join(prefix, 'node_modules', '.bin', bin);
+  const { prefix, manifest: installed, binary } = toolPaths(root, name, version, bin);
   if (existsSync(installed) && readJson(installed).version === version && existsSync(binary)) {
     return binary;
   }

@@ -32,7 +32,9 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
     genReqId: requestId,
     logController: requestLog,
     childLoggerFactory: requestChildLogger,
-    trustProxy: true,
+    // Forwarded headers only from the proxies TRUST_PROXY names (docs/configuration.md): anyone else
+    // could pick the address the throttles and the audit log see, and the host links are built on.
+    trustProxy: deps.config.trustProxy.length > 0 ? [...deps.config.trustProxy] : false,
     clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
@@ -47,7 +49,7 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   addRequestHook(fastify);
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(requestLog);
-  setupOpenApi(app);
+  setupOpenApi(app, deps.config.publicUrl);
   app.useStaticAssets({ root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false });
   app.useStaticAssets({
     root: PDFJS_DIR,

@@ -270,9 +270,34 @@ describe('the console administration by role', () => {
       const before = await written();
       const answer = await admin.post(path, fields, { csrf: false });
       expect([path, answer.status]).toEqual([path, 403]);
-      expect(answer.html).toContain('CSRF token');
+      expect(answer.html).toContain('the form was not sent from this console (its CSRF token is missing');
+      // What happened, not a role the operator lacks.
+      expect(answer.html).not.toContain('Your role does not allow this');
       expect(await written()).toEqual(before);
     }
+  });
+
+  it('refuses a sign-in sent from another site, saying so, and starts no session', async () => {
+    const operator = await api.enrolOperator('ADMIN');
+    const sessions = async () =>
+      api.rows('SELECT id FROM operator_sessions WHERE operator_id = $1', [operator.id]);
+    const before = await sessions();
+    const response = await fetch(`${api.baseUrl}/console/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: new URLSearchParams({
+        email: operator.email,
+        password: operator.password,
+        code: await operator.code(),
+      }).toString(),
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const html = await response.text();
+    expect(html).toContain('the sign-in was not sent from the console’s sign-in page');
+    expect(html).not.toContain('Your role does not allow this');
+    expect(await sessions()).toEqual(before);
   });
 
   it('asks sensitive forms for a fresh code once the step-up has lapsed, and acts with one', async () => {

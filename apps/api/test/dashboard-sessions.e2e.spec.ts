@@ -20,7 +20,8 @@ describe('dashboard sessions', () => {
   let data: SeededData;
 
   beforeAll(async () => {
-    api = await ApiFixture.start();
+    // The tests call as a reverse proxy would, which may say the scheme and host (X-Forwarded-Proto, -Host).
+    api = await ApiFixture.start({ TRUST_PROXY: '127.0.0.1' });
     org = await api.createOrg({ name: 'Alpha Brokers' });
     other = await api.createOrg({ name: 'Beta Savings' });
     data = await seedOrganisation(org, 'alpha');
@@ -188,6 +189,10 @@ describe('dashboard sessions', () => {
         });
         expect(response.status).toBe(403);
         expect(response.headers.get('set-cookie')).toBeNull();
+        // The page says what happened, not that a permission is missing.
+        const html = await response.text();
+        expect(html).toContain('the sign-in was not sent from the page the link opens');
+        expect(html).not.toContain('permission');
       }
       expect((await DashboardClient.signIn(link.toString())).cookie).toMatch(/^svc_dashboard=/);
     });
@@ -272,7 +277,8 @@ describe('dashboard sessions', () => {
       const path = `/dashboard/credentials/api-keys/${data.apiKeyId}/revoke`;
       const missing = await client.post(path, {}, { csrf: false });
       expect(missing.status).toBe(403);
-      expect(missing.html).toContain('CSRF token');
+      expect(missing.html).toContain('the form was not sent from this dashboard (its CSRF token is missing');
+      expect(missing.html).not.toContain('permission');
       const foreign = await client.post(path, { _csrf: await stranger.csrfToken() }, { csrf: false });
       expect(foreign.status).toBe(403);
       const [key] = await api.rows<{ revoked_at: Date | null }>(
@@ -296,6 +302,7 @@ describe('dashboard sessions', () => {
         const response = await reader.post(path, fields);
         expect([path, response.status]).toEqual([path, 403]);
         expect(response.html).toContain('this session does not have the');
+        expect(response.html).toContain('This session was not given the permission this needs.');
       }
       const [key] = await api.rows<{ revoked_at: Date | null }>(
         'SELECT revoked_at FROM api_keys WHERE id = $1',

@@ -63,6 +63,7 @@ async function startApi(databaseUrl: string, dataDir: string): Promise<Api> {
       ADMIN_TOKEN,
       DATA_DIR: dataDir,
       PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       EVENT_STREAM_HEARTBEAT_MS: '500',
     },

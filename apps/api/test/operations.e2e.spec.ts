@@ -57,7 +57,13 @@ describe('operations', () => {
 
   beforeAll(async () => {
     api = await ApiFixture.start(
-      { LOG_LEVEL: 'trace', BODY_LIMIT_BYTES: '4096', TOKEN_RATE_LIMIT_PER_MINUTE: '3' },
+      {
+        LOG_LEVEL: 'trace',
+        BODY_LIMIT_BYTES: '4096',
+        TOKEN_RATE_LIMIT_PER_MINUTE: '3',
+        // The tests call as a reverse proxy would, which may name the client (X-Forwarded-For).
+        TRUST_PROXY: '127.0.0.1',
+      },
       { logTo: log, testModules: [TestRoutesModule] },
     );
     org = await api.createOrg();
@@ -198,13 +204,18 @@ describe('operations', () => {
       expect(document.components?.schemas).toHaveProperty('ErrorEnvelope');
     });
 
-    it('/docs serves Swagger UI', async () => {
+    it('/docs serves Swagger UI, whose Try it out calls this api where it listens', async () => {
       const response = await api.request('GET', '/docs');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.text).toContain('swagger-ui');
       const init = await api.request('GET', '/docs/swagger-ui-init.js');
       expect(init.text).toContain('"/api/v1/oauth/token"');
+      // Not port 3000: the fixture's api listens on a port of its own.
+      expect(init.text).toMatch(
+        new RegExp(`"servers": *\\[\\s*\\{\\s*"url": *"${api.baseUrl.replace(/\./g, '\\.')}"`),
+      );
+      expect(document.servers).toEqual([{ url: api.baseUrl, description: 'This deployment' }]);
     });
   });
 
@@ -354,7 +365,7 @@ describe('operations', () => {
 
     it('429 with Retry-After when the token endpoint is asked too often', async () => {
       const other = await api.createOrg();
-      // A caller of its own (trustProxy), so the other tests' token requests do not count.
+      // A caller of its own (forwarded by a trusted proxy), so the other tests' token requests do not count.
       const ask = () =>
         api.request('POST', '/api/v1/oauth/token', {
           ...form({

@@ -1,6 +1,9 @@
 // Single sign-on against a real OpenID provider (oidc-provider) on loopback: the authorization code flow
 // with PKCE through the api's redirects, as a browser follows them (cookies kept per origin), the
 // operator found by a verified e-mail then by the linked identity, and refusals.
+import { once } from 'node:events';
+import { createServer, request as httpRequest } from 'node:http';
+
 import { ApiFixture } from './support/app-fixture.js';
 import { freePort, type OidcPerson, startOidcProvider, TEST_CLIENT } from './support/oidc-provider.js';
 
@@ -131,5 +134,70 @@ describe('single sign-on through OpenID Connect', () => {
     expect(((await forged.json()) as { error: string }).error).toContain(
       'the sign-in flow is unknown or expired',
     );
+  });
+});
+
+describe('single sign-on behind a reverse proxy TRUST_PROXY does not name', () => {
+  let api: ApiFixture;
+  let idp: { issuer: string; close: () => void };
+  let proxy: ReturnType<typeof createServer>;
+  let publicUrl: string;
+
+  beforeAll(async () => {
+    // People reach the api through a proxy on its own port that passes the requests on with a host name of
+    // its own (as nginx with `proxy_set_header Host`): the api never sees the redirect URI's host.
+    const [apiPort, proxyPort] = [await freePort(), await freePort()];
+    publicUrl = `http://127.0.0.1:${proxyPort}`;
+    proxy = createServer((incoming, outgoing) => {
+      const upstream = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: apiPort,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: 'api.internal.test' },
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      incoming.pipe(upstream);
+    }).listen(proxyPort, '127.0.0.1');
+    await once(proxy, 'listening');
+    const redirectUri = `${publicUrl}/api/v1/admin/sign-in/oidc/callback`;
+    idp = await startOidcProvider(redirectUri, () => ({ email: 'proxied@ops.test', emailVerified: true }));
+    api = await ApiFixture.start(
+      {
+        PUBLIC_URL: publicUrl,
+        OIDC_ISSUER: idp.issuer,
+        OIDC_CLIENT_ID: TEST_CLIENT.id,
+        OIDC_CLIENT_SECRET: TEST_CLIENT.secret,
+        OIDC_REDIRECT_URI: redirectUri,
+      },
+      { port: apiPort },
+    );
+  });
+  afterAll(async () => {
+    await api.close();
+    idp.close();
+    proxy.close();
+  });
+
+  it('hands the provider back the redirect URI the flow started with, whatever host the api was called by', async () => {
+    await api.admin('POST', '/api/v1/admin/operators', {
+      body: { email: 'proxied@ops.test', name: 'Proxied', role: 'SUPPORT' },
+    });
+    const signedIn = await new Browser().visit(`${publicUrl}/api/v1/admin/sign-in/oidc`);
+    expect({ url: signedIn.url, status: signedIn.status }).toEqual({
+      url: `${publicUrl}/console/`,
+      status: 200,
+    });
+    expect(signedIn.cookies.has('svc_operator_session')).toBe(true);
+    expect(
+      await api.rows(
+        "SELECT actor, details->>'method' AS method FROM audit_log WHERE action = 'operator.sign-in'",
+      ),
+    ).toEqual([{ actor: 'proxied@ops.test', method: 'oidc' }]);
   });
 });

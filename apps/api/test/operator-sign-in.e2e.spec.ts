@@ -16,7 +16,8 @@ describe('operator sign-in', () => {
         done();
       },
     });
-    api = await ApiFixture.start({ LOG_LEVEL: 'info' }, { logTo });
+    // The tests call as a reverse proxy would, which may say the scheme and host (X-Forwarded-Proto, -Host).
+    api = await ApiFixture.start({ LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' }, { logTo });
   });
   afterAll(() => api.close());
 

@@ -228,6 +228,17 @@ describe('operator accounts and personal tokens', () => {
     expect(tooLong.body.error).toBe(
       'Bad Request: expiresInDays must be at most 90 (OPERATOR_TOKEN_MAX_DAYS)',
     );
+    // Far over any limit: the same rule, the configured one, not the most a configuration may allow.
+    const tokensBefore = await api.rows('SELECT id FROM operator_tokens');
+    const wayTooLong = await api.admin('POST', '/api/v1/admin/tokens', {
+      operator: support,
+      body: { expiresInDays: 1e9 },
+    });
+    expect(wayTooLong.status).toBe(400);
+    expect(wayTooLong.body.error).toBe(
+      'Bad Request: expiresInDays must be at most 90 (OPERATOR_TOKEN_MAX_DAYS)',
+    );
+    expect(await api.rows('SELECT id FROM operator_tokens')).toEqual(tokensBefore);
 
     await api.rows("UPDATE operator_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [
       token.id,

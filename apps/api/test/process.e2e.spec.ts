@@ -153,7 +153,7 @@ describe('node apps/api/dist/main.js', () => {
     expect(badPort.output()).toContain('PORT: must be an integer number (got "abc")');
     expect(badPort.output()).toContain('LOG_LEVEL: must be one of the following values');
     expect((await production.exited).code).toBe(1);
-    for (const name of ['DATABASE_URL', 'MASTER_KEY']) {
+    for (const name of ['DATABASE_URL', 'MASTER_KEY', 'PUBLIC_URL']) {
       expect(production.output()).toContain(`${name}: required in production`);
     }
     // ADMIN_TOKEN only bootstraps the first ADMIN: a deployment may go without it.
@@ -315,6 +315,7 @@ describe('node apps/api/dist/main.js', () => {
           MASTER_KEY: randomBytes(32).toString('base64'),
           ADMIN_TOKEN: randomBytes(32).toString('hex'),
           PORT: String(port),
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
           LOG_LEVEL: 'silent',
         });
         const current = run;

@@ -31,6 +31,17 @@ export const MODES = ['development', 'production', 'test'] as const;
 export type Mode = (typeof MODES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** A comma-separated list of IP networks (`10.0.0.0/8`, `::1/128`) or single addresses; may be empty. */
+export function IsNetworkList(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isNetworkList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && networkProblem(value) === undefined,
+      defaultMessage: (args) => networkProblem(String(args?.value)) ?? '',
+    },
+  });
+}
+
 export class ServiceEnvironment {
   @IsOptional()
   @IsIn(MODES)
@@ -71,13 +82,7 @@ export class ServiceEnvironment {
 
   /** Comma-separated CIDR accepted although not public (may be empty); unset, loopback in development. */
   @IsOptional()
-  @ValidateBy({
-    name: 'isNetworkList',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && networkProblem(value) === undefined,
-      defaultMessage: (args) => networkProblem(String(args?.value)) ?? '',
-    },
-  })
+  @IsNetworkList()
   WEBHOOK_ALLOWED_NETWORKS?: string;
 
   /** No attempt, redelivery included, after an event's createdAt plus this. Default one day. */
@@ -171,7 +176,8 @@ function modeOf(env: ServiceEnvironment): Mode {
   return (env.NODE_ENV ?? 'development') as Mode;
 }
 
-function splitList(text: string): string[] {
+/** The items of a comma-separated variable, trimmed, without empty ones. */
+export function splitList(text: string): string[] {
   return text
     .split(',')
     .map((item) => item.trim())

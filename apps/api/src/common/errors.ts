@@ -9,6 +9,11 @@ export const ERRORS = {
   /** docs/api-guide.md#oauth-client-credentials: the token endpoint refuses bad credentials or scopes with exactly this, and nothing more. */
   token_refused: { status: 401, text: 'Forbidden' },
   forbidden: { status: 403, text: 'Forbidden' },
+  /**
+   * A web page's form refused before any rule of the caller's was looked at: its CSRF token or its Origin
+   * is not this site's. A 403 as `forbidden`, but its page gives no hint about permissions or roles.
+   */
+  form_refused: { status: 403, text: 'Forbidden' },
   not_found: { status: 404, text: 'Not Found' },
   method_not_allowed: { status: 405, text: 'Method Not Allowed' },
   request_timeout: { status: 408, text: 'Request Timeout' },
@@ -76,6 +81,7 @@ export const badRequest = (detail: string) => new AppError('bad_request', detail
 export const unauthenticated = (detail: string, headers?: Readonly<Record<string, string>>) =>
   new AppError('unauthenticated', detail, headers);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
+export const formRefused = (detail: string) => new AppError('form_refused', detail);
 export const notFound = (detail: string) => new AppError('not_found', detail);
 export const conflict = (detail: string) => new AppError('conflict', detail);
 export const unsupportedMediaType = (detail: string) => new AppError('unsupported_media_type', detail);

@@ -71,7 +71,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
         adapter.replyAsIs(reply, signedOut.html, 200);
         return;
       }
-      adapter.replyAsIs(reply, renderHtml(ErrorPage({ status, message, area: webAreaHome(area) })), status);
+      // A refused form (CSRF token, Origin) is no matter of permissions: the area's hint would mislead.
+      const refusedForm = exception instanceof AppError && exception.code === 'form_refused';
+      const home = webAreaHome(area);
+      const hint = refusedForm ? undefined : home.hints[status];
+      adapter.replyAsIs(reply, renderHtml(ErrorPage({ status, message, hint, area: home })), status);
       return;
     }
     adapter.replyAsIs(reply, errorEnvelope(status, message), status);

@@ -174,6 +174,8 @@ describe('loadConfig', () => {
       expect((error as Error).message.split('\n').slice(1)).toEqual([
         '  DATABASE_URL: required in production (the embedded PostgreSQL is for development)',
         '  MASTER_KEY: required in production (32 random bytes, base64)',
+        '  PUBLIC_URL: required in production (where people reach the api, e.g. https://api.example.com: ' +
+          'the links the api hands out start with it)',
       ]);
     }
     const config = loadConfig({
@@ -182,6 +184,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://svc:svc@db:5432/svc',
       MASTER_KEY,
       ADMIN_TOKEN,
+      PUBLIC_URL: 'https://api.example.com',
     });
     expect(config).toMatchObject({ env: 'production', logLevel: 'info', adminToken: ADMIN_TOKEN });
     expect(readdirSync(dataDir)).toEqual([]);
@@ -191,6 +194,7 @@ describe('loadConfig', () => {
         DATA_DIR: dataDir,
         DATABASE_URL: 'postgres://svc:svc@db:5432/svc',
         MASTER_KEY,
+        PUBLIC_URL: 'https://api.example.com',
       }).adminToken,
     ).toBeNull();
   });

@@ -4,9 +4,11 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
 import {
+  IsNetworkList,
   loadServiceEnvironment,
   serviceSettings,
   ServiceEnvironment,
+  splitList,
   type ServiceSettings,
 } from '@svc/runtime';
 
@@ -78,10 +80,18 @@ class Environment extends ServiceEnvironment {
   @Max(86400)
   KYC_EXPIRY_SWEEP_SECONDS?: number;
 
-  /** Where people reach the api (scheme, host, port); the dashboard's sign-in links start with it. */
+  /** Where people reach the api (scheme, host, port); every link the api hands out starts with it. */
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PUBLIC_URL?: string;
+
+  /**
+   * The reverse proxies whose X-Forwarded-For, -Host and -Proto are believed: comma-separated addresses or
+   * CIDR networks. Unset or empty: none, and the client's address is the connection's.
+   */
+  @IsOptional()
+  @IsNetworkList()
+  TRUST_PROXY?: string;
 
   /** Seconds a dashboard sign-in link may wait to be opened. */
   @IsOptional()
@@ -212,8 +222,10 @@ export interface AppConfig extends ServiceSettings {
   readonly tokenRateLimitPerMinute: number;
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
-  /** Without a trailing slash; null: the address each request was sent to. */
+  /** Without a trailing slash; null (never in production): the address each request was sent to. */
   readonly publicUrl: string | null;
+  /** The proxies whose forwarded headers are believed, as Fastify's trustProxy takes them; empty: none. */
+  readonly trustProxy: readonly string[];
   readonly dashboardLinkTtlSeconds: number;
   readonly eventStreams: { readonly heartbeatMs: number; readonly perOrg: number };
   readonly operators: OperatorSettings;
@@ -248,11 +260,21 @@ export function loadConfig(
   source: Record<string, string | undefined> = process.env,
   root = process.cwd(),
 ): AppConfig {
-  const env = loadServiceEnvironment(Environment, source, (env) => {
+  const env = loadServiceEnvironment(Environment, source, (env, mode) => {
+    const problems: string[] = [];
+    if (mode === 'production' && !env.PUBLIC_URL) {
+      problems.push(
+        'PUBLIC_URL: required in production (where people reach the api, e.g. https://api.example.com: ' +
+          'the links the api hands out start with it)',
+      );
+    }
     const set = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_REDIRECT_URI].filter(Boolean).length;
-    return set === 0 || set === 3
-      ? []
-      : ['OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI: set all three for single sign-on, or none'];
+    if (set !== 0 && set !== 3) {
+      problems.push(
+        'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI: set all three for single sign-on, or none',
+      );
+    }
+    return problems;
   });
   const settings = serviceSettings(env, root);
   return Object.freeze({
@@ -270,6 +292,7 @@ export function loadConfig(
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    trustProxy: Object.freeze(splitList(env.TRUST_PROXY ?? '')),
     dashboardLinkTtlSeconds: env.DASHBOARD_LINK_TTL_SECONDS ?? 600,
     eventStreams: Object.freeze({
       heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS ?? 15_000,

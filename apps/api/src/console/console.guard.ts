@@ -9,7 +9,7 @@ import { Reflector } from '@nestjs/core';
 
 import { AUTH_METADATA } from '../auth/decorators.js';
 import type { AuthenticatedRequest, OperatorPrincipal } from '../auth/principal.js';
-import { AppError, badRequest, forbidden, unauthenticated } from '../common/errors.js';
+import { AppError, badRequest, forbidden, formRefused, unauthenticated } from '../common/errors.js';
 import { routeMetadata } from '../common/route-metadata.js';
 import { OperatorAuthService } from '../operators/operator-auth.service.js';
 import { readSessionCookie } from '../operators/session-cookie.js';
@@ -49,8 +49,7 @@ export class ConsoleGuard implements CanActivate {
     if (!READS.has(request.method)) {
       const body = request.body as Record<string, unknown> | undefined;
       if (!this.csrf.verify(operator.credentialId, body?.[CSRF_FIELD])) {
-        throw new AppError(
-          'forbidden',
+        throw formRefused(
           'the form was not sent from this console (its CSRF token is missing or wrong): reload the page and try again',
         );
       }

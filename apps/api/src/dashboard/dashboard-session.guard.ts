@@ -6,7 +6,7 @@ import { type CanActivate, createParamDecorator, type ExecutionContext, Injectab
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 
-import { AppError, forbidden, unauthenticated } from '../common/errors.js';
+import { forbidden, formRefused, unauthenticated } from '../common/errors.js';
 import { routeMetadata } from '../common/route-metadata.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import { CSRF_FIELD, CsrfTokens } from '../web/csrf-tokens.js';
@@ -56,8 +56,7 @@ export class DashboardSessionGuard implements CanActivate {
     if (!READS.has(request.method)) {
       const body = request.body as Record<string, unknown> | undefined;
       if (!this.csrf.verify(session.id, body?.[CSRF_FIELD])) {
-        throw new AppError(
-          'forbidden',
+        throw formRefused(
           'the form was not sent from this dashboard (its CSRF token is missing or wrong): reload the page and try again',
         );
       }

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 
 import { Caller, RequireScope } from '../auth/decorators.js';
+import { requestOrigin } from '../common/request-origin.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiRoute } from '../openapi/route.decorators.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
@@ -29,7 +30,7 @@ export class DashboardSessionsController {
     @Body() body: CreateDashboardSessionDto,
     @Req() request: FastifyRequest,
   ) {
-    return this.sessions.createLink(caller, body, `${request.protocol}://${request.host}`);
+    return this.sessions.createLink(caller, body, requestOrigin(request));
   }
 
   @ApiRoute({

@@ -59,7 +59,8 @@ export class DashboardSessionsService {
   /**
    * A single-use sign-in link to the caller's organisation, within the caller's scopes: a permission or a
    * page it names that needs a scope the caller lacks is refused (403 naming the scope); without pages, the
-   * session gets every page the caller may see. `origin` is where the request came in, unless PUBLIC_URL says.
+   * session gets every page the caller may see. The link is on PUBLIC_URL; without it (never in production)
+   * on `origin`, where the request was sent (common/request-origin.ts).
    */
   async createLink(
     caller: Principal,

@@ -9,12 +9,14 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@svc/protocol';
+import type { FastifyRequest } from 'fastify';
 
 import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
 import type { OperatorRole } from '../auth/roles.js';
 import { SESSION_COOKIE } from '../operators/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
+import { publicOrigin } from '../common/request-origin.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
 import { EVENT_SCHEMAS } from './event-schemas.js';
 import { describeOperatorRoute, OPERATOR_SCHEMAS } from './operator-schemas.js';
@@ -71,7 +73,6 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         'needs (x-operator-role) and whether it asks for a fresh second factor (x-step-up).',
     )
     .setVersion(packageVersion())
-    .addServer('http://127.0.0.1:3000', "The address `npm start` serves on; use your deployment's instead")
     .addSecurity(SECURITY_SCHEMES.apiKey, {
       type: 'apiKey',
       in: 'header',
@@ -168,13 +169,26 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-/** Serves the document at /openapi.json and Swagger UI at /docs, both public and raw. */
-export function setupOpenApi(app: INestApplication): void {
+/**
+ * Serves the document at /openapi.json and Swagger UI at /docs, both public and raw. Its one server, where
+ * "Try it out" sends requests, is PUBLIC_URL, else where the request for the document was sent.
+ */
+export function setupOpenApi(app: INestApplication, publicUrl: string | null): void {
   // Built on the first request: a start (and every test's app) does not pay for it.
   SwaggerModule.setup(DOCS_PATH, app, () => createOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
     customSiteTitle: 'svc platform API',
+    // Fastify's request: what Nest's Fastify adapter hands its routes.
+    patchDocumentOnRequest: (request: unknown, _reply: unknown, document: OpenAPIObject) => ({
+      ...document,
+      servers: [
+        {
+          url: publicOrigin(request as FastifyRequest, publicUrl),
+          description: 'This deployment',
+        },
+      ],
+    }),
   });
 }
 

@@ -65,8 +65,8 @@ export class OidcController {
   @Public()
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const flow = parseCookie(request.headers.cookie ?? '')[FLOW_COOKIE];
-    const url = new URL(request.url, `${request.protocol}://${request.host}`);
-    const { session, next } = await this.oidc.finish(url, flow);
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const { session, next } = await this.oidc.finish(query, flow);
     return reply
       .header('set-cookie', [
         sessionSetCookie(request, session.token, session.maxAgeSeconds),

@@ -83,13 +83,20 @@ export class OidcService {
     };
   }
 
-  /** The provider's answer: checks it, finds (or links) the operator and starts their session. */
+  /**
+   * The provider's answer (`query`: the callback's query string): checks it, finds (or links) the operator
+   * and starts their session.
+   */
   async finish(
-    callbackUrl: URL,
+    query: string,
     flowCookie: string | undefined,
   ): Promise<{ session: NewSession; next: string }> {
     const flow = this.openFlow(flowCookie);
     const provider = await this.provider();
+    // The callback as OIDC_REDIRECT_URI names it, whatever host and scheme the request reached us by: the
+    // library sends it to the provider as the redirect_uri, which must be the one the flow started with.
+    const callbackUrl = new URL(this.settings.redirectUri);
+    callbackUrl.search = query;
     let claims: oidc.IDToken | undefined;
     let email: { email?: unknown; email_verified?: unknown };
     try {

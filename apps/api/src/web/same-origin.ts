@@ -3,9 +3,10 @@
 // an organisation of its choosing (login CSRF).
 import type { FastifyRequest } from 'fastify';
 
+import { requestOrigin } from '../common/request-origin.js';
+
 export function isSameOrigin(request: FastifyRequest, publicUrl: string | null): boolean {
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return false;
-  const own = `${request.protocol}://${request.host}`;
-  return origin === own || (publicUrl !== null && origin === new URL(publicUrl).origin);
+  return origin === requestOrigin(request) || (publicUrl !== null && origin === new URL(publicUrl).origin);
 }

@@ -17,7 +17,7 @@ export interface WebArea {
   readonly path: string;
   /** Its name, as the header of its pages shows it. */
   readonly name: string;
-  /** What its error pages add to an error's text, by status: where to go from there. */
+  /** What its error pages add to an error's text, by status: where to go from there (not for a refused form). */
   readonly hints: Readonly<Record<number, string>>;
   /**
    * Its sign-in page, when people sign in there: a page asked for without a session (a 401 on a GET) is

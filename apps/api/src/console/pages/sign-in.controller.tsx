@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { CurrentOperator, RequireRole } from '../../auth/decorators.js';
 import type { OperatorPrincipal } from '../../auth/principal.js';
-import { AppError, forbidden } from '../../common/errors.js';
+import { AppError, formRefused } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { SignInDto } from '../../operators/dto/sign-in.dto.js';
 import { clearSessionCookie, sessionSetCookie } from '../../operators/session-cookie.js';
@@ -50,7 +50,12 @@ export class ConsoleSignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     // No session yet, so no CSRF token: the form must come from our own page (login CSRF).
-    if (!isSameOrigin(request, this.config.publicUrl)) throw forbidden('sign in from the console’s page');
+    if (!isSameOrigin(request, this.config.publicUrl)) {
+      throw formRefused(
+        'the sign-in was not sent from the console’s sign-in page (its Origin is another site or missing): ' +
+          'open /console/sign-in and sign in there',
+      );
+    }
     const next = returnPath(CONSOLE_AREA, body?.next);
     const input = plainToInstance(SignInDto, {
       email: body?.email,

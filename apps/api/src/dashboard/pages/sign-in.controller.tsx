@@ -1,20 +1,9 @@
 // Signing in and out (docs/dashboard.md#signing-in): the link's page, the button that spends it and sets
 // the session cookie, and sign-out. The sign-in pages need no session; sign-out does.
-import {
-  Body,
-  Controller,
-  ForbiddenException,
-  Get,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { badRequest } from '../../common/errors.js';
+import { badRequest, formRefused } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { isSameOrigin } from '../../web/same-origin.js';
 import { page, redirectTo } from '../../web/web-answer.js';
@@ -59,7 +48,10 @@ export class SignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     if (!isSameOrigin(request, this.config.publicUrl)) {
-      throw new ForbiddenException('sign in from the page the link opens');
+      throw formRefused(
+        'the sign-in was not sent from the page the link opens (its Origin is another site or missing): ' +
+          'open the link again and sign in there',
+      );
     }
     const { session, token } = await this.sessions.open(tokenOf(body?.token));
     void reply.header(

@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Min } from 'class-validator';
 
 import { IfPresent } from '../../common/validation.js';
 import { TOKEN_LABEL } from './operator-fields.js';
 
-/** The most days a token may be asked for; OPERATOR_TOKEN_MAX_DAYS may lower it. */
+/** The most days OPERATOR_TOKEN_MAX_DAYS may allow: the document's bound for every deployment. */
 export const TOKEN_DAYS_LIMIT = 365;
 export const DEFAULT_TOKEN_DAYS = 30;
 
@@ -23,7 +23,7 @@ export class IssuePersonalTokenDto {
   @IfPresent()
   @IsInt({ message: 'expiresInDays must be a whole number of days' })
   @Min(1, { message: 'expiresInDays must be at least 1' })
-  @Max(TOKEN_DAYS_LIMIT, { message: `expiresInDays must be at most ${TOKEN_DAYS_LIMIT}` })
+  // The upper bound is this deployment's OPERATOR_TOKEN_MAX_DAYS, which the service checks and names.
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,

@@ -16,19 +16,15 @@ const TITLES: Readonly<Record<number, string>> = {
 export function ErrorPage(props: {
   readonly status: number;
   readonly message: string;
-  readonly area: {
-    readonly name: string;
-    readonly home: string;
-    /** What to do next, by status (web-areas.ts). */
-    readonly hints?: Readonly<Record<number, string>>;
-  };
+  /** What to do next, when the area has advice for this failure (web-areas.ts). */
+  readonly hint?: string | undefined;
+  readonly area: { readonly name: string; readonly home: string };
 }) {
   const title = TITLES[props.status] ?? 'Something went wrong';
-  const hint = props.area.hints?.[props.status];
   return (
     <Layout title={title} area={props.area}>
       <Notice kind="error">{props.message}</Notice>
-      {hint && <p>{hint}</p>}
+      {props.hint && <p>{props.hint}</p>}
       {props.status !== 401 && (
         <p>
           <a href={props.area.home}>Back to the start</a>
