@@ -1,7 +1,7 @@
 // The part of JSON Schema (2020-12) the records are written in, and what is derived from a schema: its
 // TypeScript type (FromSchema), a check that walks it (schemaCheck) and an example value (schemaExample).
 // In-house rather than a library, so that the package keeps no runtime dependency (docs/decisions.md,
-// "One shape per record").
+// "Wire: one shape per record").
 import {
   boolean,
   fail,
@@ -122,7 +122,7 @@ const KNOWN_KEYWORDS = new Set([
 /**
  * A check of a value against `schema`, built once. It throws EventParseError naming the first bad field.
  * Fields the schema does not list are kept, not refused, even where `additionalProperties` is false: the
- * receiver of a record accepts fields added to it later (docs/decisions.md, "One shape per record").
+ * receiver of a record accepts fields added to it later (docs/decisions.md, "Wire: one shape per record").
  */
 export function schemaCheck<const S extends JsonSchema>(schema: S): Check<FromSchema<S>> {
   return compile(schema, '') as Check<FromSchema<S>>;

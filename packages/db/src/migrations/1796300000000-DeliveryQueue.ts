@@ -1,5 +1,5 @@
-// The events table as the webhook delivery queue (docs/decisions.md, "Webhooks: the events table as the
-// queue"): each PENDING event carries the time of its next attempt, and a partial index holds exactly the
+// The events table as the webhook delivery queue (docs/decisions.md, "Webhooks: one queue for every
+// attempt"): each PENDING event carries the time of its next attempt, and a partial index holds exactly the
 // events still to deliver, in that order, for the worker's `FOR UPDATE SKIP LOCKED` batches.
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
