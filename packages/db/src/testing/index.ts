@@ -1,4 +1,5 @@
-// Test support: a fresh, migrated database per test file on the run's server (see global-setup).
+// Test support: a fresh, migrated database per test file on the run's server (see global-setup), cloned
+// from the template database the run migrated once (docs/decisions.md, "Tests in tiers").
 import { randomBytes } from 'node:crypto';
 
 import pg from 'pg';
@@ -17,11 +18,18 @@ export interface TestDatabase {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.SVC_TEST_PG_URL;
-  if (!serverUrl)
-    throw new Error('SVC_TEST_PG_URL is not set: is the jest globalSetup of @svc/db/testing configured?');
+  const template = process.env.SVC_TEST_PG_TEMPLATE;
+  if (!serverUrl || !template)
+    throw new Error(
+      'SVC_TEST_PG_URL or SVC_TEST_PG_TEMPLATE is not set: is the jest globalSetup of @svc/db/testing configured?',
+    );
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await adminQuery(
+    serverUrl,
+    `CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`,
+  );
   const url = withDatabase(serverUrl, name);
+  // The clone is migrated already: this finds nothing to do, and would migrate a template left behind.
   const dataSource = await openDatabase({ url, poolSize: 5 });
   return {
     url,
@@ -31,6 +39,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * A new database on `serverUrl` with every migration applied, closed to connections: PostgreSQL copies a
+ * template only while no one is connected to it. Returns its name.
+ */
+export async function createTemplateDatabase(serverUrl: string): Promise<string> {
+  const name = `test_template_${randomBytes(6).toString('hex')}`;
+  await adminQuery(serverUrl, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  const dataSource = await openDatabase({ url: withDatabase(serverUrl, name), poolSize: 2 });
+  await dataSource.destroy();
+  await adminQuery(
+    serverUrl,
+    `ALTER DATABASE ${pg.escapeIdentifier(name)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`,
+  );
+  return name;
+}
+
+export async function dropTemplateDatabase(serverUrl: string, name: string): Promise<void> {
+  await adminQuery(serverUrl, `ALTER DATABASE ${pg.escapeIdentifier(name)} WITH IS_TEMPLATE false`);
+  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)}`);
 }
 
 /** Schema changes the entities would still need after the migrations: empty when they agree. */
