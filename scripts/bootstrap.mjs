@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task: node
 // scripts/bootstrap.mjs start|test|bench (`test <tier>`: only that jest project of every package that has
-// it: unit, e2e or browser). The toolchain pinned in package.json (`toolchain`: pnpm, and Node
+// it: unit, e2e, browser or security). The toolchain pinned in package.json (`toolchain`: pnpm, and Node
 // for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored); a
 // second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
 // `start`'s processes) runs before anything is installed.
@@ -18,7 +18,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const task = process.argv[2];
 const tasks = { start, test, bench };
 /** The jest projects a package may have, each run by its package script `test:<tier>`. */
-const TEST_TIERS = ['unit', 'e2e', 'browser'];
+const TEST_TIERS = ['unit', 'e2e', 'browser', 'security'];
 const tier = task === 'test' ? process.argv[3] : undefined;
 
 if (!(task in tasks) || (tier !== undefined && !TEST_TIERS.includes(tier))) {

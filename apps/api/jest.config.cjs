@@ -1,9 +1,10 @@
-// The api's tests in three jest projects, each runnable alone (`--selectProjects <name>`, or the package's
-// test:<name> script) and all three in one run by `test` (docs/decisions.md, "Tests in tiers"):
+// The api's tests in four jest projects, each runnable alone (`--selectProjects <name>`, or the package's
+// test:<name> script) and all four in one run by `test` (docs/decisions.md, "Tests in tiers"):
 // - unit: pure code, no database and no server (specs beside their code in src/, and in test/);
 // - e2e: the api over real HTTP on its own database, and the built package as an embedder meets it
 //   (*.e2e.spec.ts);
-// - browser: pages in a real Chromium (*.browser.spec.ts).
+// - browser: pages in a real Chromium (*.browser.spec.ts);
+// - security: attacks on the service (test/security/<topic>.security.spec.ts).
 const preset = require('../../jest.preset.cjs');
 
 /** What a project whose tests talk to PostgreSQL adds: the run's server and its template database. */
@@ -21,7 +22,7 @@ module.exports = {
     {
       ...preset,
       displayName: 'unit',
-      testPathIgnorePatterns: ['/node_modules/', '\\.(e2e|browser)\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.(e2e|browser|security)\\.spec\\.ts$'],
     },
     { ...preset, ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
     {
@@ -29,6 +30,12 @@ module.exports = {
       ...withDatabase,
       displayName: 'browser',
       testMatch: ['<rootDir>/test/**/*.browser.spec.ts'],
+    },
+    {
+      ...preset,
+      ...withDatabase,
+      displayName: 'security',
+      testMatch: ['<rootDir>/test/security/**/*.security.spec.ts'],
     },
   ],
 };
