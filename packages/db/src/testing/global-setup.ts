@@ -25,6 +25,7 @@ export default async function globalSetup(): Promise<void> {
     const server = await startEmbeddedPostgres({ dir, persistent: false, settings: TEST_SERVER_SETTINGS });
     globalThis.svcTestPostgres = server;
     serverUrl = server.url();
+    process.env.SVC_TEST_PG_NO_FSYNC = '1';
   }
   const template = await createTemplateDatabase(serverUrl);
   globalThis.svcTestTemplate = { serverUrl, name: template };
