@@ -13,6 +13,8 @@ const withDatabase = {
   globalTeardown: require.resolve('@svc/db/testing/global-teardown'),
 };
 
+// Every spec file is in exactly one project: one named for no other tier is a unit test, so a file misnamed or
+// misplaced still runs (and fails loudly if it needs a database) rather than silently in none.
 /** @type {import('jest').Config} */
 module.exports = {
   // One embedded PostgreSQL serves every file; two workers keep both cores busy without starving it.
@@ -22,14 +24,18 @@ module.exports = {
     {
       ...preset,
       displayName: 'unit',
-      testPathIgnorePatterns: ['/node_modules/', '\\.(e2e|browser|security)\\.spec\\.ts$'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '\\.(e2e|browser)\\.spec\\.ts$',
+        '/test/security/.+\\.security\\.spec\\.ts$',
+      ],
     },
-    { ...preset, ...withDatabase, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
+    { ...preset, ...withDatabase, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
     {
       ...preset,
       ...withDatabase,
       displayName: 'browser',
-      testMatch: ['<rootDir>/test/**/*.browser.spec.ts'],
+      testMatch: ['**/*.browser.spec.ts'],
     },
     {
       ...preset,

@@ -13,7 +13,7 @@ module.exports = {
     {
       ...preset,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'],
+      testMatch: ['**/*.e2e.spec.ts'],
       globalSetup: require.resolve('@svc/db/testing/global-setup'),
       globalTeardown: require.resolve('@svc/db/testing/global-teardown'),
     },
