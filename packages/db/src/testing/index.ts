@@ -34,7 +34,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     `CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}${strategy}`,
   );
   const url = withDatabase(serverUrl, name);
-  // The clone is migrated already: this finds nothing to do, and would migrate a template left behind.
+  // The clone is migrated already: openDatabase checks and finds nothing to do (a few milliseconds).
   const dataSource = await openDatabase({ url, poolSize: 5 });
   return {
     url,
