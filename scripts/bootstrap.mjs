@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task: node
-// scripts/bootstrap.mjs start|test|bench|soak The toolchain pinned in package.json (`toolchain`: pnpm, and
-// Node for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored);
-// a second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
+// scripts/bootstrap.mjs start|test|bench|soak (`test <tier>`: only that jest project of every package that
+// has it: unit, e2e, browser or security). The toolchain pinned in package.json (`toolchain`: pnpm, and Node
+// for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored); a
+// second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
 // `start`'s processes) runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,9 +17,13 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const task = process.argv[2];
 const tasks = { start, test, bench, soak };
+/** The jest projects a package may have, each run by its package script `test:<tier>`. */
+const TEST_TIERS = ['unit', 'e2e', 'browser', 'security'];
+const tier = task === 'test' ? process.argv[3] : undefined;
 
-if (!(task in tasks)) {
+if (!(task in tasks) || (tier !== undefined && !TEST_TIERS.includes(tier))) {
   console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(tasks).join('|')}>`);
+  console.error(`       node scripts/bootstrap.mjs test <${TEST_TIERS.join('|')}>`);
   process.exit(2);
 }
 
@@ -36,12 +41,18 @@ async function test() {
   const results = join(root, '.turbo/test-results');
   rmSync(results, { recursive: true, force: true });
   env.TEST_RESULTS_DIR = results;
+  if (tier) {
+    // One tier, for a quick answer: its tests only (turbo builds what they need), no formatting or lint.
+    pnpm(['exec', 'turbo', 'run', `test:${tier}`, '--continue', '--concurrency=2']);
+    summarise(results, `The ${tier} tests of every package`);
+    return;
+  }
   pnpm(['exec', 'prettier', '--check', '--log-level=warn', '.']);
   pnpm(['exec', 'eslint', 'scripts', 'eslint.config.mjs', 'jest.preset.cjs']);
   // Two tasks at a time: the service tests start PostgreSQL, apps and worker processes, and more at
   // once only makes each wait longer on two cores.
   pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--concurrency=2']);
-  summarise(results);
+  summarise(results, 'All packages, every Node of the matrix');
 }
 
 async function bench() {
@@ -133,7 +144,7 @@ function run(command, args, childEnv = process.env) {
 }
 
 /** One closing line over every jest run (each package, each Node) of this `npm test`. */
-function summarise(dir) {
+function summarise(dir, what) {
   if (!existsSync(dir)) fail('no test results were written: did any test run?');
   let passed = 0;
   let failed = 0;
@@ -143,7 +154,7 @@ function summarise(dir) {
     failed += report.numFailedTests;
   }
   const seconds = Math.round((Date.now() - started) / 1000);
-  console.log(`\nAll packages, every Node of the matrix, in ${seconds} s:`);
+  console.log(`\n${what}, in ${seconds} s:`);
   console.log(`Tests: ${passed} passed, ${failed} failed`);
   if (failed > 0 || passed === 0) process.exit(1);
 }

@@ -1,22 +1,34 @@
 // jest globalSetup: one PostgreSQL server per test run, the embedded one unless DATABASE_URL names a
-// server. Each test file then gets a fresh database of its own (createTestDatabase).
+// server, and on it one migrated template database that every test file clones (createTestDatabase).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startEmbeddedPostgres, type RunningPostgres } from '../dev.js';
+import { createTemplateDatabase } from './index.js';
 
 declare global {
   var svcTestPostgres: RunningPostgres | undefined;
+  var svcTestTemplate: { readonly serverUrl: string; readonly name: string } | undefined;
 }
 
+/**
+ * A throwaway cluster need not survive a crash: no flush to disk on commit or checkpoint (docs/decisions.md,
+ * "Tests in tiers"). Only here: `npm start`'s server keeps PostgreSQL's defaults.
+ */
+const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
 export default async function globalSetup(): Promise<void> {
-  if (process.env.DATABASE_URL) {
-    process.env.SVC_TEST_PG_URL = process.env.DATABASE_URL;
-    return;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-test-pg-'));
+    const server = await startEmbeddedPostgres({ dir, persistent: false, settings: TEST_SERVER_SETTINGS });
+    globalThis.svcTestPostgres = server;
+    serverUrl = server.url();
+    process.env.SVC_TEST_PG_NO_FSYNC = '1';
   }
-  const dir = mkdtempSync(join(tmpdir(), 'svc-test-pg-'));
-  const server = await startEmbeddedPostgres({ dir, persistent: false });
-  globalThis.svcTestPostgres = server;
-  process.env.SVC_TEST_PG_URL = server.url();
+  const template = await createTemplateDatabase(serverUrl);
+  globalThis.svcTestTemplate = { serverUrl, name: template };
+  process.env.SVC_TEST_PG_URL = serverUrl;
+  process.env.SVC_TEST_PG_TEMPLATE = template;
 }
