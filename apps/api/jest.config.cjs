@@ -1,5 +1,5 @@
 // The api's tests in four jest projects, each runnable alone (`--selectProjects <name>`, or the package's
-// test:<name> script) and all four in one run by `test` (docs/decisions.md, "Tests in tiers"):
+// test:<name> script) and all four in one run by `test` (docs/decisions.md, "Testing: tests in tiers"):
 // - unit: pure code, no database and no server (specs beside their code in src/, and in test/);
 // - e2e: the api over real HTTP on its own database, and the built package as an embedder meets it
 //   (*.e2e.spec.ts);

@@ -1,5 +1,5 @@
 // The worker's tests in two jest projects, each runnable alone (`--selectProjects <name>`, or the package's
-// test:<name> script) and both in one run by `test` (docs/decisions.md, "Tests in tiers"): unit (pure
+// test:<name> script) and both in one run by `test` (docs/decisions.md, "Testing: tests in tiers"): unit (pure
 // code, no database) and e2e (the worker against PostgreSQL and receivers on loopback, *.e2e.spec.ts).
 const preset = require('../../jest.preset.cjs');
 

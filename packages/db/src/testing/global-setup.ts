@@ -14,7 +14,7 @@ declare global {
 
 /**
  * A throwaway cluster need not survive a crash: no flush to disk on commit or checkpoint (docs/decisions.md,
- * "Tests in tiers"). Only here: `npm start`'s server keeps PostgreSQL's defaults.
+ * "Testing: tests in tiers"). Only here: `npm start`'s server keeps PostgreSQL's defaults.
  */
 const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 

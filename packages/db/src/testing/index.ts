@@ -1,5 +1,5 @@
 // Test support: a fresh, migrated database per test file on the run's server (see global-setup), cloned
-// from the template database the run migrated once (docs/decisions.md, "Tests in tiers").
+// from the template database the run migrated once (docs/decisions.md, "Testing: tests in tiers").
 import { randomBytes } from 'node:crypto';
 
 import pg from 'pg';
