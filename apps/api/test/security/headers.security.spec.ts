@@ -1,4 +1,4 @@
-// The security headers the app promises (docs/decisions.md, "Dashboard: the web stack"), on every answer
+// The security headers the app promises (docs/decisions.md, "Web pages: security headers and CSRF"), on every answer
 // of every route of the web areas, read from the controllers so that a new page is checked as it comes:
 // signed in or not, GET or form POST, page, redirect, error page or asset. And the sign-in answers of the
 // console, the admin api and the dashboard: their cookies HttpOnly and SameSite=Strict, never cached.
