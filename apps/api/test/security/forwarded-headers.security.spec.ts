@@ -58,14 +58,14 @@ describe('forwarded headers from a client (TRUST_PROXY unset)', () => {
     org = await api.createOrg();
   });
   afterAll(() => api.close());
-  beforeEach(() => api.rows('DELETE FROM sign_in_attempts'));
+  beforeEach(() => api.rows('DELETE FROM attempt_counters'));
 
   it('a new X-Forwarded-For on every sign-in buys no fresh budget: the connection is throttled', async () => {
     const statuses: number[] = [];
     for (let n = 0; n <= LIMIT + 1; n++) statuses.push((await guess(api, n, `198.51.100.${n + 1}`)).status);
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429, 429]);
     const keys = await api.rows<{ key: string }>(
-      "SELECT key FROM sign_in_attempts WHERE key LIKE 'address:%' ORDER BY key",
+      "SELECT key FROM attempt_counters WHERE key LIKE 'address:%' ORDER BY key",
     );
     expect(keys.map((row) => row.key)).toEqual(['address:127.0.0.1']);
   });
@@ -136,7 +136,7 @@ describe('forwarded headers from a proxy TRUST_PROXY names', () => {
     org = await api.createOrg();
   });
   afterAll(() => api.close());
-  beforeEach(() => api.rows('DELETE FROM sign_in_attempts'));
+  beforeEach(() => api.rows('DELETE FROM attempt_counters'));
 
   it('throttles sign-ins by the forwarded address: each client its own budget', async () => {
     const statuses: number[] = [];
@@ -144,7 +144,7 @@ describe('forwarded headers from a proxy TRUST_PROXY names', () => {
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429]);
     expect((await guess(api, 99, '198.51.100.2')).status).toBe(401);
     const keys = await api.rows<{ key: string }>(
-      "SELECT key FROM sign_in_attempts WHERE key LIKE 'address:%' ORDER BY key",
+      "SELECT key FROM attempt_counters WHERE key LIKE 'address:%' ORDER BY key",
     );
     expect(keys.map((row) => row.key)).toEqual(['address:198.51.100.1', 'address:198.51.100.2']);
   });
