@@ -3,7 +3,7 @@
 // with a personal token for the admin CLI, and writes them to .data/demo-credentials.json. It may trade BTC
 // and ETH, which get operator prices in EUR unless they have some, so the printed order request fills.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import type { INestApplicationContext } from '@nestjs/common';
@@ -59,7 +59,7 @@ export async function ensureDemoCredentials(
     // The port may differ from the first start; the rest stays.
     const operator = saved.operatorToken ? {} : await ensureDemoOperator(app);
     const credentials = { ...saved, ...operator, baseUrl };
-    writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    writeCredentials(file, credentials);
     return { credentials, created: false };
   }
   const org = await app.get(OrgsService).create(
@@ -87,8 +87,18 @@ export async function ensureDemoCredentials(
     ...(await ensureDemoOperator(app)),
   };
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  writeCredentials(file, credentials);
   return { credentials, created: true };
+}
+
+/**
+ * Written beside the file, then renamed over it: whoever reads the file as soon as it appears (a terminal,
+ * the SDK's test setup) finds it whole.
+ */
+function writeCredentials(file: string, credentials: DemoCredentials): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  renameSync(partial, file);
 }
 
 /**
