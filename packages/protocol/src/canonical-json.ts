@@ -1,45 +1,11 @@
 // Canonical JSON of a raw body text, as signed (docs/api-guide.md#api-key-signing): transmitted key order, no
 // whitespace, numbers in JavaScript form, strings escaped as JSON.stringify does. It works on the text, not
 // on a parsed object, because JavaScript objects move integer-like keys ("10", "2") to the front.
+import { CanonicalJsonError } from './canonical-json-error.js';
+import { AmbiguousNumber, canonicalNumber, sameDecimal } from './canonical-numbers.js';
 
-/**
- * Why a body cannot be canonicalised. Servers answer all four with 400. `ambiguous_number`: a number whose
- * canonical form denotes another value than its literal (9007199254740993 would be signed as
- * 9007199254740992), so that a signature over the canonical text would not cover what a reader of the
- * digits acts on.
- */
-export type CanonicalJsonFailure = 'invalid_json' | 'duplicate_key' | 'too_deep' | 'ambiguous_number';
-
-/** A key or an array index on the way from the top of a document to a value. */
-export type JsonPathSegment = string | number;
-
-export class CanonicalJsonError extends Error {
-  override readonly name = 'CanonicalJsonError';
-
-  constructor(
-    readonly reason: CanonicalJsonFailure,
-    readonly detail: string,
-    /** Offset in the body text (UTF-16 code units) where the problem was found. */
-    readonly position: number,
-    /** Where the refused value is (`ambiguous_number` only; empty for the others). */
-    readonly path: readonly JsonPathSegment[] = [],
-  ) {
-    super(
-      `${reason === 'invalid_json' ? 'Invalid JSON' : 'Refused JSON'}: ${detail} at position ${position}`,
-    );
-  }
-}
-
-/** `path` as a JSONPath: `$`, `$.quantity`, `$.items[0].price`, `$["a b"]`. */
-export function formatJsonPath(path: readonly JsonPathSegment[]): string {
-  let text = '$';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(segment)) text += `.${segment}`;
-    else text += `[${JSON.stringify(segment)}]`;
-  }
-  return text;
-}
+export { CanonicalJsonError, formatJsonPath } from './canonical-json-error.js';
+export type { CanonicalJsonFailure, JsonPathSegment } from './canonical-json-error.js';
 
 export interface CanonicalizeOptions {
   /**
@@ -358,67 +324,6 @@ class Canonicalizer {
   private tooDeep(): CanonicalJsonError {
     return new CanonicalJsonError('too_deep', `nesting deeper than ${MAX_JSON_DEPTH} levels`, this.pos);
   }
-}
-
-/** A number refused on its way out of the nested values, gathering its path; run() makes it the error. */
-class AmbiguousNumber extends Error {
-  readonly path: JsonPathSegment[] = [];
-
-  constructor(
-    readonly literal: string,
-    readonly canonical: string,
-    readonly position: number,
-  ) {
-    super('ambiguous number');
-  }
-
-  refusal(): CanonicalJsonError {
-    const where = formatJsonPath(this.path);
-    const detail =
-      `${where}: the number ${this.literal.slice(0, 100)} would be signed as ${this.canonical}, another ` +
-      'number; every number must keep its exact value when written as String(Number(x))';
-    return new CanonicalJsonError('ambiguous_number', detail, this.position, [...this.path]);
-  }
-}
-
-/**
- * Whether two JSON number texts (a literal and its String(Number()) form) denote the same decimal value.
- * `null` (a literal past the doubles) denotes none.
- */
-function sameDecimal(literal: string, canonical: string): boolean {
-  return canonical !== 'null' && decimalKey(literal) === decimalKey(canonical);
-}
-
-/**
- * The decimal a number text denotes, as sign, significant digits and the power of ten of the last one:
- * 55.50 -> 555e-1, 1E2 -> 1e2, -0.0 -> 0. The exponent is read through Number: one too long for it to be
- * exact puts the value far outside the doubles, where the canonical form (null, 0) differs anyway.
- */
-function decimalKey(text: string): string {
-  const negative = text.charCodeAt(0) === MINUS;
-  let exponentAt = text.indexOf('e');
-  if (exponentAt < 0) exponentAt = text.indexOf('E');
-  const mantissa = text.slice(negative ? 1 : 0, exponentAt < 0 ? text.length : exponentAt);
-  let exponent = exponentAt < 0 ? 0 : Number(text.slice(exponentAt + 1));
-  const dot = mantissa.indexOf('.');
-  let digits = mantissa;
-  if (dot >= 0) {
-    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
-    exponent -= mantissa.length - dot - 1;
-  }
-  let first = 0;
-  while (first < digits.length && digits.charCodeAt(first) === ZERO) first++;
-  if (first === digits.length) return '0';
-  let end = digits.length;
-  while (digits.charCodeAt(end - 1) === ZERO) end--;
-  exponent += digits.length - end;
-  return `${negative ? '-' : ''}${digits.slice(first, end)}e${exponent}`;
-}
-
-/** JavaScript's form of a JSON number literal; one too large for a double is written null, as JSON.stringify does. */
-function canonicalNumber(literal: string): string {
-  const value = Number(literal);
-  return Number.isFinite(value) ? String(value) : 'null';
 }
 
 function hex4(code: number): string {
