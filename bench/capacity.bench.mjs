@@ -37,6 +37,8 @@ const SECRET = 'whsec_capacity-bench-0123456789';
 const MASTER_KEY = randomBytes(32).toString('base64');
 const env = {
   NODE_ENV: 'production',
+  // Production requires it; the bench follows no link the api hands out.
+  PUBLIC_URL: 'http://127.0.0.1',
   MASTER_KEY,
   ADMIN_TOKEN: randomBytes(24).toString('hex'),
   OPERATOR_STEP_UP_MINUTES: '60',

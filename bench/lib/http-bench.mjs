@@ -20,6 +20,8 @@ export const ECHO_BODY =
 export function apiEnv(more = {}) {
   return {
     NODE_ENV: 'production',
+    // Production requires it; no bench follows a link the api hands out.
+    PUBLIC_URL: 'http://127.0.0.1',
     MASTER_KEY: randomBytes(32).toString('base64'),
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
     OPERATOR_STEP_UP_MINUTES: '60',

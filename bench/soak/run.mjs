@@ -57,7 +57,7 @@ try {
   const api = supervise('api', {
     node,
     entry: built('apps/api/dist/main.js'),
-    env: { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+    env: { ...env, PORT: String(apiPort), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${apiPort}` },
     logFile: join(dir, 'api.log'),
     readyUrl: `http://127.0.0.1:${apiPort}/readyz`,
   });

@@ -13,6 +13,11 @@ import { startEmbeddedPostgres } from '@svc/db/dev';
 const READY_TIMEOUT_MS = 30_000;
 /** Between a service's failed start (PostgreSQL away) and the next one. */
 const RESTART_PAUSE_MS = 1000;
+/**
+ * Failed starts in a row after which the run gives up: PostgreSQL is down for seconds at most, so more
+ * means the service cannot start at all (a configuration it refuses), which its log says.
+ */
+const MAX_FAILED_STARTS_IN_A_ROW = 20;
 
 /**
  * The embedded PostgreSQL in `dir`, restartable after a crash. `crash('immediate')` is `pg_ctl stop -m
@@ -79,9 +84,11 @@ export function supervise(name, { node, entry, env, logFile, readyUrl }) {
     return proc;
   }
 
-  /** Spawns until one start is ready; resolves then. */
+  /** Spawns until one start is ready; resolves then. Throws after too many failed starts in a row. */
   async function start() {
-    for (;;) {
+    for (let failed = 0; ; failed++) {
+      if (failed === MAX_FAILED_STARTS_IN_A_ROW)
+        throw new Error(`the ${name} failed to start ${failed} times in a row: see ${logFile}`);
       const proc = spawnOnce();
       const outcome = await Promise.race([
         waitForReady(readyUrl, READY_TIMEOUT_MS).then((ok) => (ok ? 'ready' : 'timeout')),
