@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Brings a machine that has only Node >= 20 and npm to a working checkout, then runs a task: node
-// scripts/bootstrap.mjs start|test|bench|soak (`test <tier>`: only that jest project of every package that
-// has it: unit, e2e, browser or security). The toolchain pinned in package.json (`toolchain`: pnpm, and Node
-// for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored); a
-// second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which runs
-// `start`'s processes) runs before anything is installed.
+// scripts/bootstrap.mjs start|test|bench|soak|pack (`test <tier>`: only that jest project of every package
+// that has it: unit, e2e, browser or security). The toolchain pinned in package.json (`toolchain`: pnpm, and
+// Node for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored);
+// a second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which
+// runs `start`'s processes) runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -16,7 +16,7 @@ import { toolPaths } from './tools.mjs';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const task = process.argv[2];
-const tasks = { start, test, bench, soak };
+const tasks = { start, test, bench, soak, pack };
 /** The jest projects a package may have, each run by its package script `test:<tier>`. */
 const TEST_TIERS = ['unit', 'e2e', 'browser', 'security'];
 const tier = task === 'test' ? process.argv[3] : undefined;
@@ -64,6 +64,23 @@ async function bench() {
 async function soak() {
   pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
   pnpm(['--filter', '@svc/bench', 'run', 'soak']);
+}
+
+/**
+ * The @svc/protocol and @svc/sdk tarballs, built and packed into dist-packages/ (git-ignored), for
+ * `npm install <file>` in a project outside the workspace (packages/sdk/README.md, "Install").
+ */
+async function pack() {
+  pnpm([
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@svc/protocol',
+    '--filter=@svc/sdk',
+    '--output-logs=errors-only',
+  ]);
+  run(process.execPath, [join(root, 'scripts/pack.mjs'), join(root, 'dist-packages')], env);
 }
 
 /** Installs what is missing and returns the environment every later command runs in. */

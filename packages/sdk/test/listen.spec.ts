@@ -1,14 +1,26 @@
 // `svc listen` against a loopback event stream (test/support/sse-server.ts) and a receiver built on the SDK's
 // own webhook handler, verifying every forward with the secret the listener printed: exact bodies, event
-// ids, the --events filter, a dropped connection and a 429 on the way, receivers that fail, the stop, and
-// the one-line refusals of bad flags and refused credentials, in-process and through the built bin.
+// ids, the --events filter, a dropped connection and a 429 on the way, receivers that fail, the stop, the
+// one-line refusals of bad flags and refused credentials, and the end after --max-tries failures in a row
+// (an address nobody listens on, an api that drops and then fails), in-process and through the built bin.
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { packageDir } from './support/consumer.js';
 import { run, running, startReceiver, until } from './support/listener.js';
 import { orderEventBody, startSseServer, userEventBody, type SseServer } from './support/sse-server.js';
+
+/** An address on loopback that nobody listens on: a port that was just free, closed again. */
+async function closedAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 describe('svc listen', () => {
   let api: SseServer;
@@ -94,8 +106,10 @@ describe('svc listen', () => {
     expect(lines[1]).toContain(`KYC_COMPLETED      ${ids[2]!}  -> 200 in `);
     expect(listener.stdout[0]).toBe(`Forwarding events to ${receiver.url} (only Users, KYC_COMPLETED)`);
     expect(
-      listener.stderr.some((line) =>
-        /too many event streams \(request id req-429\); reconnecting in 1\.0 s$/.test(line),
+      listener.stderr.some(
+        (line) =>
+          line.startsWith(`Could not open the event stream at ${api.baseUrl}: `) &&
+          /too many event streams \(request id req-429\); retry 1 of 4 in 1\.0 s$/.test(line),
       ),
     ).toBe(true);
     expect(
@@ -241,6 +255,11 @@ describe('svc listen', () => {
       {},
       /^svc listen: --scopes: /,
     ],
+    [
+      ['listen', '--forward-to', 'http://localhost:1/h', '--max-tries', '0'],
+      {},
+      /^svc listen: --max-tries must be a whole number from 1 to 999999, got "0"/,
+    ],
     [['serve'], {}, /^svc: unknown command "serve"/],
   ])('refuses %j with one line and exit 2, connecting nowhere', async (argv, extraEnv, message) => {
     api.script((stream) => stream.open());
@@ -252,7 +271,7 @@ describe('svc listen', () => {
     expect(api.requests).toEqual([]);
   });
 
-  it('refused credentials: one line and exit 1', async () => {
+  it('refused credentials or scope: one line and exit 1 at once, no retry', async () => {
     api.script((stream) => stream.refuse(401, 'Unauthorized: unknown API key'));
     const listener = run(['listen', '--forward-to', receiver.url], env());
     await expect(listener.exit).resolves.toBe(1);
@@ -260,6 +279,80 @@ describe('svc listen', () => {
       'svc listen: the api refused the credentials: GET /api/v1/events/stream failed with HTTP 401: ' +
         'Unauthorized: unknown API key (request id req-401)',
     ]);
+
+    api.script((stream) => stream.refuse(403, 'Forbidden: this key may not read events'));
+    const forbidden = run(['listen', '--forward-to', receiver.url], env());
+    await expect(forbidden.exit).resolves.toBe(1);
+    expect(forbidden.stderr).toEqual([
+      'svc listen: the credentials may not read events: GET /api/v1/events/stream failed with HTTP 403: ' +
+        'Forbidden: this key may not read events (request id req-403)',
+    ]);
+    expect(api.streams()).toHaveLength(1);
+  });
+
+  it('an api address nobody listens on: each try said, then one line naming it and exit 1', async () => {
+    const nowhere = await closedAddress();
+    const started = Date.now();
+    const listener = run(['listen', '--forward-to', receiver.url, '--max-tries', '3'], {
+      ...env(),
+      SVC_URL: nowhere,
+    });
+    await expect(listener.exit).resolves.toBe(1);
+    // Two waits of the client's backoff (at most 0.5 s and 1 s), nothing more.
+    expect(Date.now() - started).toBeLessThan(3000);
+    const refused = `GET /api/v1/events/stream: no answer (ECONNREFUSED: connect ECONNREFUSED ${nowhere.slice(7)})`;
+    expect(listener.stderr).toEqual([
+      expect.stringMatching(retryLine(`Could not open the event stream at ${nowhere}: ${refused}`, 1, 2)),
+      expect.stringMatching(retryLine(`Could not open the event stream at ${nowhere}: ${refused}`, 2, 2)),
+      `svc listen: gave up on the api at ${nowhere} after 3 failures in a row (--max-tries): ${refused}`,
+    ]);
+  });
+
+  it('after a dropped connection it resumes, and gives up when the api keeps failing', async () => {
+    const id = randomUUID();
+    api.script((stream, _request, count) => {
+      if (count > 1) {
+        stream.refuse(503, 'Service Unavailable: restarting');
+        return;
+      }
+      stream.open();
+      stream.event(id, userEventBody('u-drop'));
+      setTimeout(() => stream.drop(), 50);
+    });
+    const secret = 'whsec_drop_0123456789abcdef';
+    receiver.useSecret(secret);
+    const listener = run(
+      ['listen', '--forward-to', receiver.url, '--secret', secret, '--max-tries', '3'],
+      env(),
+    );
+    await expect(listener.exit).resolves.toBe(1);
+    expect(receiver.handled.map((h) => h.eventId)).toEqual([id]);
+    // The first stream, then two tries that resume after the event it forwarded.
+    expect(api.streams().map((r) => r.headers['last-event-id'])).toEqual([undefined, id, id]);
+    const unavailable =
+      'GET /api/v1/events/stream failed with HTTP 503: Service Unavailable: restarting (request id req-503)';
+    expect(listener.stderr).toEqual([
+      'Connected to the event stream',
+      expect.stringMatching(retryLine('Connection lost: GET /api/v1/events/stream: the stream broke', 1, 2)),
+      expect.stringMatching(
+        retryLine(`Could not open the event stream at ${api.baseUrl}: ${unavailable}`, 2, 2),
+      ),
+      `svc listen: gave up on the api at ${api.baseUrl} after 3 failures in a row (--max-tries): ${unavailable}`,
+    ]);
+  });
+
+  it('--max-tries 1: an api that closes the stream ends it, with exit 1', async () => {
+    api.script((stream) => {
+      stream.open();
+      stream.end();
+    });
+    const listener = run(['listen', '--forward-to', receiver.url, '--max-tries', '1'], env());
+    await expect(listener.exit).resolves.toBe(1);
+    expect(listener.stderr).toEqual([
+      'Connected to the event stream',
+      `svc listen: gave up on the api at ${api.baseUrl} after 1 failure (--max-tries): the api closed the stream`,
+    ]);
+    expect(api.streams()).toHaveLength(1);
   });
 
   describe('the built bin', () => {
@@ -270,7 +363,8 @@ describe('svc listen', () => {
         execFile(
           process.execPath,
           [bin, ...argv],
-          { env: { PATH: process.env.PATH ?? '', ...env } },
+          // A listener that does not give up is killed rather than left running after the test.
+          { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 15_000 },
           (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
         );
       });
@@ -309,6 +403,25 @@ describe('svc listen', () => {
       ]);
     });
 
+    it('gives up on an api address nobody listens on after the default 5 tries, with exit 1', async () => {
+      const nowhere = await closedAddress();
+      const started = Date.now();
+      const result = await exec(['listen', '--forward-to', receiver.url], { ...env(), SVC_URL: nowhere });
+      // Four waits of the client's backoff: at most 0.5 + 1 + 2 + 4 s.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines.slice(0, -1)).toEqual(
+        [1, 2, 3, 4].map((retry): unknown =>
+          expect.stringMatching(retryLine(`Could not open the event stream at ${nowhere}: GET `, retry, 4)),
+        ),
+      );
+      expect(lines.at(-1)).toBe(
+        `svc listen: gave up on the api at ${nowhere} after 5 failures in a row (--max-tries): ` +
+          `GET /api/v1/events/stream: no answer (ECONNREFUSED: connect ECONNREFUSED ${nowhere.slice(7)})`,
+      );
+    });
+
     it('stops on SIGINT with exit 0, naming where to resume', async () => {
       const id = randomUUID();
       api.script((stream) => {
@@ -337,3 +450,9 @@ describe('svc listen', () => {
     });
   });
 });
+
+/** A line before a retry: what failed, then `; retry <n> of <retries> in <s> s`. */
+function retryLine(what: string, retry: number, retries: number): RegExp {
+  const escaped = what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}.*; retry ${retry} of ${retries} in \\d+\\.\\d s$`);
+}

@@ -1,8 +1,9 @@
-// @svc/protocol and @svc/sdk as a user gets them: packed once per run with `pnpm pack` (which rewrites
-// `workspace:` ranges), installed together into a project outside the workspace by `npm install --offline`
-// with an empty cache (so any dependency that would come from the registry fails the install; the SDK's
-// one outside dependency is packed from the workspace's copy), then each package's README examples (ESM
-// and CJS) run on every Node of TEST_NODES, and TypeScript resolves the installed declarations.
+// @svc/protocol and @svc/sdk as a user gets them: packed once per run by scripts/pack.mjs (what `npm run
+// pack` runs after the build; `pnpm pack` rewrites the `workspace:` ranges), installed together into a
+// project outside the workspace by plain `npm install <file>` with --offline and an empty cache (so any
+// dependency that would come from the registry fails the install; the SDK's one outside dependency is
+// packed from the workspace's copy), then each package's README examples (ESM and CJS) and the `svc`
+// command run on every Node of TEST_NODES, and TypeScript resolves the installed declarations.
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -15,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 
 interface Manifest {
   name: string;
@@ -111,11 +112,12 @@ describe('the packed packages', () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-tarballs-'));
     project = join(dir, 'project');
     mkdirSync(project);
+    const out = join(dir, 'packed');
+    run(process.execPath, [join(root, 'scripts/pack.mjs'), out]);
     for (const name of packages) {
-      const out = join(dir, 'packed');
-      const { filename } = JSON.parse(
-        run('pnpm', ['pack', '--json', '--pack-destination', out], { cwd: join(root, 'packages', name) }),
-      ) as { filename: string };
+      const found = readdirSync(out).filter((entry) => entry.startsWith(`svc-${name}-`));
+      if (found.length !== 1) throw new Error(`scripts/pack.mjs wrote ${found.length} svc-${name} tarballs`);
+      const filename = join(out, found[0]!);
       const unpacked = join(dir, 'unpacked', name);
       mkdirSync(unpacked, { recursive: true });
       run('tar', ['-xzf', filename, '-C', unpacked]);
@@ -219,6 +221,24 @@ describe('the packed packages', () => {
       '@svc/protocol',
       'eventsource-parser',
     ]);
+  });
+
+  it('`npx svc --help` in the project runs the installed command, fetching nothing', () => {
+    const output = run('npx', ['--no', '--offline', 'svc', '--help'], { cwd: project, env: npmEnv(dir) });
+    expect(output).toContain('Usage: svc <command> [options]');
+    expect(output).toContain('listen');
+  });
+
+  it('the SDK README leads with `npm run pack` and installing the two tarballs it writes', () => {
+    const readme = readFileSync(join(root, 'packages/sdk/README.md'), 'utf8');
+    // The first section, and its first block.
+    expect(/^## .*$/m.exec(readme)?.[0]).toBe('## Install');
+    const install = /^## Install\n\n```sh\n([\s\S]*?)```/m.exec(readme)?.[1] ?? '';
+    expect(install).toMatch(/^npm run pack\b/m);
+    const [protocol, sdk] = packages.map((name) =>
+      `dist-packages/${basename(packed[name].tarball)}`.replaceAll('.', '\\.'),
+    );
+    expect(install).toMatch(new RegExp(`^npm install \\S*${protocol!} \\S*${sdk!}$`, 'm'));
   });
 
   describe.each(nodes)('on Node $version', ({ node }) => {

@@ -19,6 +19,12 @@ const SECRET_LENGTH = { min: 16, max: 512 } as const;
 
 export const DEFAULT_LISTEN_SCOPES = 'BASE_MODULE:READ';
 
+/**
+ * Failures in a row (no answer, a dropped connection, 429, 5xx) before `svc listen` gives up: about 4 to
+ * 8 s of the client's backoff against an address that refuses connections.
+ */
+export const DEFAULT_MAX_TRIES = 5;
+
 export interface ListenOptions {
   readonly forwardTo: string;
   /** Undefined: every event. */
@@ -27,6 +33,8 @@ export interface ListenOptions {
   readonly secret: string | undefined;
   readonly since: string | undefined;
   readonly lastEventId: string | undefined;
+  /** Failures in a row before giving up, >= 1. */
+  readonly maxTries: number;
   /** baseUrl and credentials, as SvcClient takes them. */
   readonly client: SvcClientOptions;
 }
@@ -37,6 +45,7 @@ const FLAGS = {
   secret: { type: 'string' },
   since: { type: 'string' },
   'last-event-id': { type: 'string' },
+  'max-tries': { type: 'string' },
   url: { type: 'string' },
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
@@ -88,8 +97,17 @@ export function listenOptions(
     secret,
     since: values.since,
     lastEventId: values['last-event-id'],
+    maxTries: maxTries(values['max-tries']),
     client: clientOptions(values, env),
   };
+}
+
+function maxTries(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_TRIES;
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) {
+    throw new UsageError(`--max-tries must be a whole number from 1 to 999999, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
 }
 
 function eventNames(list: string): ReadonlySet<string> {
@@ -196,6 +214,8 @@ printed at start. Reconnects and resumes by itself; Ctrl-C stops it.
                           [env SVC_WEBHOOK_SECRET]
   --since <time>          start with the events since this ISO 8601 time (default: from now on)
   --last-event-id <id>    resume after this event (the last line of an earlier run names it)
+  --max-tries <n>         give up after this many failures in a row (no answer from the api, a
+                          dropped connection, 429, 5xx) (default ${DEFAULT_MAX_TRIES})
 
 The api and your organisation's credentials, an API key or an OAuth client (flags win over env):
   --url <url>             the api's address                          [env SVC_URL]
@@ -204,5 +224,5 @@ The api and your organisation's credentials, an API key or an OAuth client (flag
   --scopes <scopes>       for the OAuth client (default ${DEFAULT_LISTEN_SCOPES})   [env SVC_SCOPES]
   -h, --help              this text
 
-Exit status: 0 when stopped, 1 when the api refuses (credentials, scope) or the stream fails, 2 for a
-mistake on the command line.`;
+Exit status: 0 when stopped, 1 when the api refuses (credentials, scope) or fails --max-tries times in a
+row, 2 for a mistake on the command line.`;

@@ -1,9 +1,11 @@
 // `svc listen`: follows the organisation's event stream with its credentials and forwards each event to a
-// local receiver, signed with a local secret, one line per forward. Runs until its signal aborts.
+// local receiver, signed with a local secret, one line per forward. Runs until its signal aborts, or until
+// the stream fails --max-tries times in a row: a listener that cannot reach its api says so and ends.
 import { randomBytes } from 'node:crypto';
 
 import type { SvcClient } from '../client.js';
 import { SvcAuthenticationError, SvcNotFoundError, SvcPermissionError } from '../errors.js';
+import { isTransient } from '../resources/event-stream.js';
 import type { FetchLike } from '../transport.js';
 import { forward, forwardLine } from './forward.js';
 import { eventName, type ListenOptions } from './listen-options.js';
@@ -22,7 +24,7 @@ export function generateSecret(): string {
   return `whsec_${randomBytes(24).toString('hex')}`;
 }
 
-/** Answers the exit status: 0 when stopped by the signal, 1 when the stream failed for good. */
+/** Answers the exit status: 0 when stopped by the signal, 1 when the api refused or failed for good. */
 export async function listen(
   client: SvcClient,
   options: ListenOptions,
@@ -39,20 +41,32 @@ export async function listen(
       : 'Signing with the secret given (--secret or SVC_WEBHOOK_SECRET)\n',
   );
   let lastEventId = options.lastEventId;
+  const api = options.client.baseUrl;
+  // The stream counts a dropped connection as the first failure of a row, as it counts a refused one.
+  const retries = options.maxTries - 1;
+  let open = false;
   try {
     const stream = client.events.stream({
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(lastEventId === undefined ? {} : { lastEventId }),
       signal: io.signal,
-      onConnect: (info) =>
+      maxReconnects: retries,
+      onConnect: (info) => {
+        open = true;
         io.stderr(
           `Connected to the event stream${info.lastEventId === undefined ? '' : `, resuming after ${info.lastEventId}`}\n`,
-        ),
-      onReconnect: (info) =>
-        io.stderr(
-          `${info.error === undefined ? 'The api closed the stream' : `Connection lost: ${info.error.message}`}; ` +
-            `reconnecting in ${(info.delayMs / 1000).toFixed(1)} s\n`,
-        ),
+        );
+      },
+      onReconnect: (info) => {
+        const why =
+          info.error === undefined
+            ? 'The api closed the stream'
+            : open
+              ? `Connection lost: ${info.error.message}`
+              : `Could not open the event stream at ${api}: ${info.error.message}`;
+        open = false;
+        io.stderr(`${why}; retry ${info.attempt} of ${retries} in ${(info.delayMs / 1000).toFixed(1)} s\n`);
+      },
     });
     for await (const { id, body, event } of stream) {
       lastEventId = id;
@@ -66,9 +80,14 @@ export async function listen(
       );
       io.stdout(`${forwardLine(at, name, id, result)}\n`);
     }
+    // Unless aborted, the stream ends only when the api closed it and --max-tries (1) allowed no retry.
+    if (!io.signal.aborted) {
+      io.stderr(`svc listen: ${givenUp(api, options.maxTries, 'the api closed the stream')}\n`);
+      return 1;
+    }
   } catch (error) {
     if (!io.signal.aborted) {
-      io.stderr(`svc listen: ${describeFailure(error)}\n`);
+      io.stderr(`svc listen: ${describeFailure(error, api, options.maxTries)}\n`);
       return 1;
     }
   }
@@ -76,8 +95,10 @@ export async function listen(
   return 0;
 }
 
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, api: string, maxTries: number): string {
   const message = error instanceof Error ? error.message : String(error);
+  // The stream throws these only once they have happened maxTries times in a row.
+  if (isTransient(error)) return givenUp(api, maxTries, message);
   if (error instanceof SvcPermissionError) {
     const scope = error.requiredScope;
     return `the credentials may not read events${scope === undefined ? '' : ` (they need ${scope})`}: ${message}`;
@@ -87,4 +108,9 @@ function describeFailure(error: unknown): string {
     return `the api has no event stream (an older version?): ${message}`;
   }
   return message;
+}
+
+function givenUp(api: string, maxTries: number, why: string): string {
+  const failures = maxTries === 1 ? '1 failure' : `${maxTries} failures in a row`;
+  return `gave up on the api at ${api} after ${failures} (--max-tries): ${why}`;
 }

@@ -162,7 +162,7 @@ async function* follow(transport: Transport, options: Checked): AsyncGenerator<S
 }
 
 /** Worth another connection: no answer, a dropped or silent stream, 429 and 5xx. */
-function isTransient(error: unknown): error is SvcError {
+export function isTransient(error: unknown): error is SvcError {
   return (
     error instanceof SvcNetworkError ||
     error instanceof SvcTimeoutError ||
