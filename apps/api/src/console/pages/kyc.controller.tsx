@@ -67,9 +67,7 @@ export class ConsoleKycController {
     const { items, total } = await this.kyc.reviewQueue(PAGE_SIZE, start);
     const last = items.at(-1);
     const next =
-      items.length === PAGE_SIZE && last
-        ? `${KYC_QUEUE}?after=${last.expiresAt.getTime()}.${last.userId}`
-        : undefined;
+      items.length === PAGE_SIZE && last ? `${last.expiresAt.getTime()}.${last.userId}` : undefined;
     const notice =
       typeof decided === 'string' && DONE[decided] && typeof user === 'string'
         ? `The KYC of ${user.slice(0, 200)} is ${DONE[decided]}.`
@@ -79,8 +77,12 @@ export class ConsoleKycController {
         ctx={ctx}
         items={items}
         total={total}
-        next={next}
-        first={start ? KYC_QUEUE : undefined}
+        pages={{
+          path: KYC_QUEUE,
+          param: 'after',
+          cursor: start ? String(after) : undefined,
+          nextCursor: next,
+        }}
         notice={notice}
       />,
     );
