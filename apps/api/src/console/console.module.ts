@@ -23,6 +23,8 @@ import { ConsoleOrgsController } from './pages/orgs.controller.js';
 import { ConsolePricesController } from './pages/prices.controller.js';
 import { ConsoleSignInController } from './pages/sign-in.controller.js';
 import { ConsoleWebhooksController } from './pages/webhooks.controller.js';
+// The area registers itself (web/web-areas.ts) when this module is loaded, before the app answers.
+import './console-area.js';
 
 @Module({
   imports: [

@@ -22,6 +22,8 @@ import { OverviewController } from './pages/overview.controller.js';
 import { SignInController } from './pages/sign-in.controller.js';
 import { UsersPageController } from './pages/users.controller.js';
 import { WebhookPageController } from './pages/webhook.controller.js';
+// The area registers itself (web/web-areas.ts) when this module is loaded, before the app answers.
+import './dashboard-area.js';
 
 @Module({})
 export class DashboardModule {

@@ -1,10 +1,12 @@
 // The areas the api serves to people as HTML pages beside /api/v1 (docs/decisions.md, "Web pages:
 // server-rendered HTML"). Under each: no global /api/v1 prefix, HTML forms accepted, the strict security
-// headers on every answer, errors as pages. An area (the organisation dashboard; the operator console) adds
-// itself here.
+// headers on every answer, errors as pages. An area (the organisation dashboard; the operator console)
+// registers itself from its own module (registerWebArea): this file knows no area's texts.
 import type { INestApplicationContext, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
+
+import type { NavLink } from './components/layout.js';
 
 /** A route as the global prefix's exclusions take it (Nest's RouteInfo). */
 export interface WebRoute {
@@ -24,29 +26,27 @@ export interface WebArea {
    * redirected to it, with the page to return to (web/signed-out-answer.tsx).
    */
   readonly signIn?: string;
+  /** Its navigation, in order: every section a page of it may link to (each page shows its viewer's). */
+  readonly nav: readonly NavLink[];
 }
 
-export const WEB_AREAS: readonly WebArea[] = [
-  {
-    path: '/dashboard',
-    name: 'Organisation dashboard',
-    hints: {
-      401: "Your session has ended or this link was already used. Ask your organisation's backend for a new sign-in link.",
-      403: 'This session was not given the permission this needs. Ask for a link with it.',
-      404: 'There is nothing here, or it belongs to another organisation.',
-    },
-  },
-  {
-    path: '/console',
-    name: 'Operator console',
-    hints: {
-      401: 'Your console session has ended: sign in again.',
-      403: 'Your role does not allow this. An ADMIN can change your role (docs/console.md#roles).',
-      404: 'There is nothing here.',
-    },
-    signIn: '/console/sign-in',
-  },
-];
+const areas: WebArea[] = [];
+
+/**
+ * Adds an area: each face registers its own from its module's area file (dashboard/dashboard-area.ts,
+ * console/console-area.ts), loaded with the module, before the app answers. Areas may not overlap.
+ */
+export function registerWebArea<A extends WebArea>(area: A): A {
+  const taken = areas.find((other) => within(area.path, other.path) || within(other.path, area.path));
+  if (taken && taken !== area) throw new Error(`web area ${area.path} overlaps ${taken.path}`);
+  if (!taken) areas.push(area);
+  return area;
+}
+
+/** The areas registered. */
+export function webAreas(): readonly WebArea[] {
+  return areas;
+}
 
 /** The one stylesheet and the small script every area shares, from apps/api/public. */
 export const ASSETS_PATH = '/assets';
@@ -66,7 +66,7 @@ const QUESTION_MARK = 63;
 
 /** The area `url` (a request URL) is in, if any. */
 export function webAreaOf(url: string): WebArea | undefined {
-  return WEB_AREAS.find((area) => within(url, area.path));
+  return areas.find((area) => within(url, area.path));
 }
 
 /** Whether `url` is in a web area or its assets: what gets the security headers. */

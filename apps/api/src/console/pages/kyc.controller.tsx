@@ -3,8 +3,7 @@
 // review and the audit entry (naming the operator) are the same. A form with a bad text comes back with
 // the error and what was typed; nothing is written.
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import type { ClassConstructor } from 'class-transformer';
 import type { FastifyReply } from 'fastify';
 
 import { type AuditActor, AdminActor } from '../../audit/admin-actor.decorator.js';
@@ -14,6 +13,7 @@ import { ApproveKycDto, RejectKycDto, RequestInformationDto } from '../../kyc/dt
 import type { KycDecision } from '../../kyc/kyc.service.js';
 import { KycService } from '../../kyc/kyc.service.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
+import { checkForm } from '../../web/forms.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebFiles, WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
@@ -67,9 +67,7 @@ export class ConsoleKycController {
     const { items, total } = await this.kyc.reviewQueue(PAGE_SIZE, start);
     const last = items.at(-1);
     const next =
-      items.length === PAGE_SIZE && last
-        ? `${KYC_QUEUE}?after=${last.expiresAt.getTime()}.${last.userId}`
-        : undefined;
+      items.length === PAGE_SIZE && last ? `${last.expiresAt.getTime()}.${last.userId}` : undefined;
     const notice =
       typeof decided === 'string' && DONE[decided] && typeof user === 'string'
         ? `The KYC of ${user.slice(0, 200)} is ${DONE[decided]}.`
@@ -79,8 +77,12 @@ export class ConsoleKycController {
         ctx={ctx}
         items={items}
         total={total}
-        next={next}
-        first={start ? KYC_QUEUE : undefined}
+        pages={{
+          path: KYC_QUEUE,
+          param: 'after',
+          cursor: start ? String(after) : undefined,
+          nextCursor: next,
+        }}
         notice={notice}
       />,
     );
@@ -144,13 +146,12 @@ export class ConsoleKycController {
     const raw = body?.[field];
     // An empty optional note is no note.
     const text = typeof raw === 'string' && (raw !== '' || step !== 'approve') ? raw : undefined;
-    const input: object = plainToInstance(
-      dto as new () => object,
+    const checked = await checkForm(
+      dto as ClassConstructor<object>,
       text === undefined ? {} : { [field]: text },
     );
-    const invalid = await validate(input);
-    if (invalid.length > 0) {
-      const errors = invalid.flatMap((error) => Object.values(error.constraints ?? {}).slice(0, 1));
+    if (!checked.ok) {
+      const errors = Object.values(checked.errors).flatMap((messages) => messages.slice(0, 1));
       const typed = typeof raw === 'string' ? { [field]: raw.slice(0, 2000) } : {};
       return this.filePage(ctx, orgId, orgUserId, { errors, typed, status: 400 });
     }

@@ -11,7 +11,7 @@ import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
 import { ConsolePageQuery } from '../dto/console-queries.js';
-import { type FormBody, formInput, formText } from '../form-input.js';
+import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { NoticesPage } from '../views/notices.js';
 
 @WebPages()

@@ -12,7 +12,7 @@ import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
 import { ConsoleDoneQuery } from '../dto/console-queries.js';
-import { type FormBody, formInput, formText } from '../form-input.js';
+import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { OperatorsPage, SetupTokenPage } from '../views/operators.js';
 
 @WebPages()

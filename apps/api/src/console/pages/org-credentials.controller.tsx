@@ -12,7 +12,7 @@ import { OAuthClientsService } from '../../credentials/oauth-clients.service.js'
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
-import { type FormBody, formInput, formText } from '../form-input.js';
+import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { IssuedPage } from '../views/org-credentials.js';
 
 @WebPages()

@@ -18,7 +18,7 @@ import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
 import { ConsoleDoneQuery, ConsoleOrgsQuery } from '../dto/console-queries.js';
-import { type FormBody, formInput, formList, formMap, formNumber, formText } from '../form-input.js';
+import { type FormBody, formInput, formList, formMap, formNumber, formText } from '../../web/forms.js';
 import { NewOrgPage, OrgPage, OrgsPage } from '../views/orgs.js';
 import { POLICY_FORM_FIELDS, PolicyPreviewPage } from '../views/org-policy.js';
 

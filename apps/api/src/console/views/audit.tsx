@@ -3,7 +3,8 @@
 import type { AuditView } from '../../audit/audit.view.js';
 import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import type { Page } from '../../common/pagination.js';
-import { hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { hrefWith, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import { ConsolePage } from './console-page.js';
 
@@ -52,7 +53,13 @@ export function AuditPage(props: {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <Table
+      <ListTable
+        pages={{
+          path: '/console/audit',
+          params: filters,
+          cursor: query.cursor,
+          nextCursor: entries.nextCursor,
+        }}
         caption="Audit entries, oldest first"
         head={['When', 'Operator', 'Action', 'Organisation', 'Details']}
         rows={entries.items.length}
@@ -85,15 +92,7 @@ export function AuditPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={query.cursor ? hrefWith('/console/audit', filters) : undefined}
-        next={
-          entries.nextCursor
-            ? hrefWith('/console/audit', { ...filters, cursor: entries.nextCursor })
-            : undefined
-        }
-      />
+      </ListTable>
     </ConsolePage>
   );
 }

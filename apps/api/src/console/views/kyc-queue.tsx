@@ -1,6 +1,7 @@
 // The KYC review queue: users of every organisation whose form waits for a decision, the longest waiting
 // first, with how long each has waited and when the wait ends in expiry.
-import { Notice, Pager, Table, Time } from '../../web/components/ui.js';
+import { type ListPages, ListTable } from '../../web/components/list-table.js';
+import { Notice, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import { KYC_QUEUE } from '../nav.js';
 import { ConsolePage } from './console-page.js';
@@ -33,8 +34,8 @@ export function KycQueuePage(props: {
   readonly ctx: ConsoleContext;
   readonly items: readonly QueueItem[];
   readonly total: number;
-  readonly next?: string | undefined;
-  readonly first?: string | undefined;
+  /** The queue's pages: `after` names one (the expiry and user where the page before ended). */
+  readonly pages: ListPages;
   readonly notice?: string | undefined;
 }) {
   const now = new Date();
@@ -46,7 +47,8 @@ export function KycQueuePage(props: {
           ? 'No KYC waits for a decision.'
           : `${props.total} waiting for a decision, the longest waiting first.`}
       </p>
-      <Table
+      <ListTable
+        pages={props.pages}
         caption="KYC waiting for a decision, oldest first"
         head={['Waiting', 'Organisation', 'User', 'Documents', 'Submitted', 'Expires']}
         numeric={['Documents']}
@@ -71,8 +73,7 @@ export function KycQueuePage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager first={props.first} next={props.next} />
+      </ListTable>
     </ConsolePage>
   );
 }

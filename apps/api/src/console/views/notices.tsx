@@ -6,7 +6,8 @@ import type { Page } from '../../common/pagination.js';
 import type { NoticeView } from '../../notices/notice.view.js';
 import type { TradingHalt } from '../../notices/notices.repository.js';
 import { PostForm } from '../../web/components/forms.js';
-import { Badge, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { Badge, Table, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
@@ -94,7 +95,8 @@ export function NoticesPage(props: {
         <p class="muted">Publishing a notice needs the TRADING_OPS role.</p>
       )}
       <h2>Notices</h2>
-      <Table
+      <ListTable
+        pages={{ path: '/console/notices', cursor: props.cursor, nextCursor: notices.nextCursor }}
         caption="Published notices, oldest first"
         head={['Id', 'Kind', 'About', 'Message', 'Start', 'End', 'Published']}
         rows={notices.items.length}
@@ -121,11 +123,7 @@ export function NoticesPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={props.cursor ? '/console/notices' : undefined}
-        next={notices.nextCursor ? hrefWith('/console/notices', { cursor: notices.nextCursor }) : undefined}
-      />
+      </ListTable>
     </ConsolePage>
   );
 }

@@ -4,7 +4,8 @@ import type { Page } from '../../common/pagination.js';
 import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.view.js';
 import type { AdminOrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
-import { Facts, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { Facts, hrefWith, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import type { ConsoleOrgsQuery } from '../dto/console-queries.js';
 import { ConsolePage } from './console-page.js';
@@ -37,7 +38,8 @@ export function OrgsPage(props: {
         </label>
         <button type="submit">Search</button>
       </form>
-      <Table
+      <ListTable
+        pages={{ path: SECTION, params: { q: query.q }, cursor: query.cursor, nextCursor: orgs.nextCursor }}
         caption="Organisations, by id"
         head={['Id', 'Name', 'Plan', 'KYC domain', 'Created']}
         numeric={['Id']}
@@ -57,11 +59,7 @@ export function OrgsPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={query.cursor ? hrefWith(SECTION, { q: query.q }) : undefined}
-        next={orgs.nextCursor ? hrefWith(SECTION, { q: query.q, cursor: orgs.nextCursor }) : undefined}
-      />
+      </ListTable>
     </ConsolePage>
   );
 }

@@ -3,7 +3,8 @@
 import type { Page } from '../../common/pagination.js';
 import type { PriceView } from '../../prices/price.view.js';
 import { PostForm } from '../../web/components/forms.js';
-import { amountText, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { amountText, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../console.guard.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
@@ -39,7 +40,8 @@ export function PricesPage(props: {
         <p class="muted">Setting a price needs the TRADING_OPS role.</p>
       )}
       <h2>Prices</h2>
-      <Table
+      <ListTable
+        pages={{ path: '/console/prices', cursor: props.cursor, nextCursor: prices.nextCursor }}
         caption="Prices, by symbol"
         head={['Symbol', 'Price', 'Updated']}
         numeric={['Price']}
@@ -57,11 +59,7 @@ export function PricesPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={props.cursor ? '/console/prices' : undefined}
-        next={prices.nextCursor ? hrefWith('/console/prices', { cursor: prices.nextCursor }) : undefined}
-      />
+      </ListTable>
     </ConsolePage>
   );
 }

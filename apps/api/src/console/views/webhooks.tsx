@@ -1,7 +1,8 @@
 // Webhook health: the endpoints (failing ones, or all), each with its FAILED events of the last 24 hours
 // and its last failure, linked to the organisation; then the latest FAILED events of every organisation.
 import type { Page } from '../../common/pagination.js';
-import { Badge, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { Badge, Table, Time } from '../../web/components/ui.js';
 import {
   type EndpointHealth,
   FAILED_COUNT_CAP,
@@ -43,7 +44,8 @@ export function WebhooksPage(props: {
         </label>
         <button type="submit">Show</button>
       </form>
-      <Table
+      <ListTable
+        pages={{ path: SECTION, params: { show }, cursor: props.cursor, nextCursor: endpoints.nextCursor }}
         caption={
           show === 'failing'
             ? 'Failing webhook endpoints, by organisation'
@@ -74,11 +76,7 @@ export function WebhooksPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={props.cursor ? hrefWith(SECTION, { show }) : undefined}
-        next={endpoints.nextCursor ? hrefWith(SECTION, { show, cursor: endpoints.nextCursor }) : undefined}
-      />
+      </ListTable>
       <h2>Latest FAILED events</h2>
       <Table
         caption="Events that failed for good, newest first"

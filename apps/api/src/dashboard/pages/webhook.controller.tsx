@@ -9,6 +9,7 @@ import type { WebhookView } from '../../webhooks/webhook.view.js';
 import { WebhookSecretService } from '../../webhooks/webhook-secret.service.js';
 import { WebhookTestService } from '../../webhooks/webhook-test.service.js';
 import { WebhooksService } from '../../webhooks/webhooks.service.js';
+import { type FormBody, formTyped } from '../../web/forms.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import {
@@ -19,13 +20,6 @@ import {
   DashboardWrite,
 } from '../dashboard-session.guard.js';
 import { type WebhookOutcome, WebhookPage } from '../views/webhook.js';
-
-type Form = Record<string, unknown> | undefined;
-
-const field = (body: Form, name: string): string => {
-  const value = body?.[name];
-  return typeof value === 'string' ? value : '';
-};
 
 @WebPages()
 @UseGuards(DashboardSessionGuard)
@@ -46,10 +40,10 @@ export class WebhookPageController {
 
   @Post()
   @DashboardWrite('MANAGE_WEBHOOKS')
-  async change(@Dashboard() ctx: DashboardContext, @Body() body: Form) {
+  async change(@Dashboard() ctx: DashboardContext, @Body() body: FormBody) {
     const orgId = ctx.session.orgId;
-    const url = field(body, 'url').trim();
-    let secret = field(body, 'secret');
+    const url = formTyped(body, 'url').trim();
+    let secret = formTyped(body, 'secret');
     try {
       if (url.length === 0 || url.length > 2048) throw badRequest('url must be 1 to 2048 characters');
       if (secret.length === 0) {
@@ -79,8 +73,8 @@ export class WebhookPageController {
 
   @Post('test')
   @DashboardWrite('MANAGE_WEBHOOKS')
-  async test(@Dashboard() ctx: DashboardContext, @Body() body: Form) {
-    const sent = await this.tests.send(ctx.session.orgId, field(body, 'eventType') || 'Users');
+  async test(@Dashboard() ctx: DashboardContext, @Body() body: FormBody) {
+    const sent = await this.tests.send(ctx.session.orgId, formTyped(body, 'eventType') || 'Users');
     return this.render(ctx, { kind: 'test', ...sent });
   }
 

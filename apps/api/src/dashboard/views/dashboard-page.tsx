@@ -3,18 +3,13 @@
 import type { ComponentChildren } from 'preact';
 
 import { Layout } from '../../web/components/layout.js';
-import { webAreaHome, WEB_AREAS } from '../../web/web-areas.js';
+import { webAreaHome } from '../../web/web-areas.js';
+import { DASHBOARD_AREA } from '../dashboard-area.js';
 import type { DashboardPageName } from '../dashboard-permissions.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import { navFor } from '../nav.js';
 
-const AREA = webAreaHome(
-  WEB_AREAS.find((area) => area.path === '/dashboard') ?? {
-    path: '/dashboard',
-    name: 'Dashboard',
-    hints: {},
-  },
-);
+export const DASHBOARD_AREA_HOME = webAreaHome(DASHBOARD_AREA);
 
 export function DashboardPage(props: {
   readonly ctx: DashboardContext;
@@ -31,7 +26,7 @@ export function DashboardPage(props: {
   return (
     <Layout
       title={props.title}
-      area={AREA}
+      area={DASHBOARD_AREA_HOME}
       nav={navFor(session.pages)}
       current={props.section}
       who={`${orgName} (organisation ${session.orgId}) · ${access}`}
@@ -55,5 +50,3 @@ export function PageLink(props: {
     <>{props.children}</>
   );
 }
-
-export { AREA as DASHBOARD_AREA };

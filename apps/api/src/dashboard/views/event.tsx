@@ -5,7 +5,8 @@ import type { WebhookAttempt } from '@svc/db';
 import { eventBody } from '../../events/event.view.js';
 import type { EventLogRow } from '../../events/event-log.repository.js';
 import { PostForm } from '../../web/components/forms.js';
-import { Badge, CodeBlock, Facts, hrefWith, Notice, Pager, Table, Time } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
@@ -104,7 +105,8 @@ export function EventPage(props: {
       </section>
       <section aria-labelledby="deliveries-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
-        <Table
+        <ListTable
+          pages={{ path, cursor: props.cursor, nextCursor: props.nextCursor }}
           caption="Delivery attempts, oldest first"
           head={['Attempted', 'Attempt', 'Duration', 'Result', 'Answer']}
           numeric={['Duration']}
@@ -132,11 +134,7 @@ export function EventPage(props: {
               </td>
             </tr>
           ))}
-        </Table>
-        <Pager
-          first={props.cursor ? path : undefined}
-          next={props.nextCursor ? hrefWith(path, { cursor: props.nextCursor }) : undefined}
-        />
+        </ListTable>
         {props.attempts.map((shown) => (
           <AttemptDetails key={shown.attempt.id} shown={shown} />
         ))}

@@ -5,7 +5,8 @@ import { ENTITY_NAMES, KYC_EVENT_TYPES } from '@svc/protocol';
 
 import type { ListEventsQuery } from '../../events/dto/list-events.query.js';
 import type { EventLogRow } from '../../events/event-log.repository.js';
-import { Badge, hrefWith, Notice, Pager, Table, Time, type Tone } from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import { DashboardPage } from './dashboard-page.js';
@@ -77,7 +78,13 @@ export function EventsPage(props: {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <Table
+      <ListTable
+        pages={{
+          path: '/dashboard/events',
+          params: filters,
+          cursor: query.cursor,
+          nextCursor: props.nextCursor,
+        }}
         caption="Events, newest first"
         head={['Id', 'Entity', 'Event type', 'Delivery', 'Created']}
         rows={props.events.length}
@@ -98,15 +105,7 @@ export function EventsPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={query.cursor ? hrefWith('/dashboard/events', filters) : undefined}
-        next={
-          props.nextCursor
-            ? hrefWith('/dashboard/events', { ...filters, cursor: props.nextCursor })
-            : undefined
-        }
-      />
+      </ListTable>
       <section aria-labelledby="recover-heading">
         <h2 id="recover-heading">Recover failed events</h2>
         <p>

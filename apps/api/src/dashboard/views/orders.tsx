@@ -2,16 +2,8 @@
 import { ORDER_SIDES, ORDER_STATUSES, type Order } from '@svc/protocol';
 
 import type { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
-import {
-  amountText,
-  Badge,
-  Facts,
-  hrefWith,
-  Pager,
-  Table,
-  Time,
-  type Tone,
-} from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { amountText, Badge, Facts, Time, type Tone } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 
@@ -79,7 +71,13 @@ export function OrdersPage(props: {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <Table
+      <ListTable
+        pages={{
+          path: '/dashboard/orders',
+          params: filters,
+          cursor: query.cursor,
+          nextCursor: props.nextCursor,
+        }}
         caption="Orders, newest first"
         head={['Id', 'User', 'Pair', 'Side', 'Status', 'Quantity', 'Total', 'Created']}
         rows={props.orders.length}
@@ -111,15 +109,7 @@ export function OrdersPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={query.cursor ? hrefWith('/dashboard/orders', filters) : undefined}
-        next={
-          props.nextCursor
-            ? hrefWith('/dashboard/orders', { ...filters, cursor: props.nextCursor })
-            : undefined
-        }
-      />
+      </ListTable>
     </DashboardPage>
   );
 }

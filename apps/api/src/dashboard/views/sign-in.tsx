@@ -8,7 +8,7 @@ import {
   PERMISSION_DESCRIPTIONS,
 } from '../dashboard-permissions.js';
 import { navFor } from '../nav.js';
-import { DASHBOARD_AREA } from './dashboard-page.js';
+import { DASHBOARD_AREA_HOME } from './dashboard-page.js';
 
 export function SignInPage(props: {
   readonly token: string;
@@ -26,7 +26,7 @@ export function SignInPage(props: {
       ? `${Math.round(hours * 10) / 10} hour${hours === 1 ? '' : 's'}`
       : `${Math.round(props.lifetimeSeconds / 60)} minutes`;
   return (
-    <Layout title="Sign in" area={DASHBOARD_AREA}>
+    <Layout title="Sign in" area={DASHBOARD_AREA_HOME}>
       <section>
         <p>
           This link signs you in to the dashboard of <strong>{props.orgName}</strong> for {lasting}. It works
@@ -56,7 +56,7 @@ export function SignInPage(props: {
 
 export function SignedOutPage() {
   return (
-    <Layout title="Signed out" area={DASHBOARD_AREA}>
+    <Layout title="Signed out" area={DASHBOARD_AREA_HOME}>
       <Notice kind="success">You are signed out of the dashboard.</Notice>
       <p>To come back, ask your organisation&apos;s backend for a new sign-in link.</p>
     </Layout>

@@ -5,16 +5,8 @@ import { USER_STATUSES } from '@svc/protocol';
 import type { KycView } from '../../kyc/kyc.view.js';
 import type { PositionsView } from '../../orders/orders.service.js';
 import type { UserView } from '../../users/user.view.js';
-import {
-  amountText,
-  Badge,
-  Facts,
-  hrefWith,
-  Pager,
-  Table,
-  Time,
-  type Tone,
-} from '../../web/components/ui.js';
+import { ListTable } from '../../web/components/list-table.js';
+import { amountText, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
 import type { KycHistoryItem } from '../dashboard.repository.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
@@ -75,7 +67,13 @@ export function UsersPage(props: {
         </label>
         <button type="submit">Search</button>
       </form>
-      <Table
+      <ListTable
+        pages={{
+          path: '/dashboard/users',
+          params: filters,
+          cursor: query.cursor,
+          nextCursor: props.nextCursor,
+        }}
         caption="Users, newest first"
         head={['orgUserId', 'Status', 'KYC', 'Terms', 'Created']}
         rows={props.users.length}
@@ -96,15 +94,7 @@ export function UsersPage(props: {
             </td>
           </tr>
         ))}
-      </Table>
-      <Pager
-        first={query.cursor ? hrefWith('/dashboard/users', filters) : undefined}
-        next={
-          props.nextCursor
-            ? hrefWith('/dashboard/users', { ...filters, cursor: props.nextCursor })
-            : undefined
-        }
-      />
+      </ListTable>
     </DashboardPage>
   );
 }
