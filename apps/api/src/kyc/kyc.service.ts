@@ -26,7 +26,12 @@ import {
   userChangesAfter,
   type KycStep,
 } from './kyc-state-machine.js';
-import { type KycQueueCursor, type KycQueueRow, KycRepository } from './kyc.repository.js';
+import {
+  type KycHistoryItem,
+  type KycQueueCursor,
+  type KycQueueRow,
+  KycRepository,
+} from './kyc.repository.js';
 import { kycView, type KycView } from './kyc.view.js';
 
 /** An operator's decision and the text that goes with it. */
@@ -73,6 +78,11 @@ export class KycService {
       this.dataSource.manager,
       await this.users.find(this.dataSource.manager, orgId, orgUserId),
     );
+  }
+
+  /** The user's KYC events, newest first (at most `limit`), with the operator's text on decisions. */
+  history(orgId: number, orgUserId: string, limit = 100): Promise<KycHistoryItem[]> {
+    return this.kyc.history(this.dataSource.manager, orgId, orgUserId, limit);
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   Time,
   type Tone,
 } from '../../web/components/ui.js';
-import type { KycHistoryItem } from '../dashboard.repository.js';
+import type { KycHistoryItem } from '../../kyc/kyc.repository.js';
 import type { DashboardContext } from '../dashboard-session.guard.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
