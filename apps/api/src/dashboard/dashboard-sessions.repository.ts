@@ -1,6 +1,6 @@
 // Every query of dashboard_links and dashboard_sessions. Tokens are looked up by their SHA-256 only.
 import { Injectable } from '@nestjs/common';
-import { DashboardLink, DashboardSession } from '@svc/db';
+import { DashboardLink, DashboardSession, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /** The credential that asked for a link, and so the one its session stands on: one of the two is set. */
@@ -89,7 +89,7 @@ export class DashboardSessionsRepository {
 
   /** Ends the organisation's live sessions and voids its unused links; answers how many of each. */
   async endAll(orgId: number): Promise<{ sessionsEnded: number; linksRevoked: number }> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const [, sessionsEnded] = await manager.query<[unknown[], number]>(
         'UPDATE dashboard_sessions SET ended_at = now() WHERE org_id = $1 AND ended_at IS NULL AND expires_at > now()',
         [orgId],
