@@ -1,5 +1,8 @@
 // Every query of KYC's own tables, kyc_documents and kyc_reviews, and the expiry sweep's lock. The
 // user's KYC state lives on the users table, written through the users feature's repository.
+// Style: TypeORM for kyc_documents and kyc_reviews (finders, and its query builder for a user's document
+// heads and KYC history, the latter joined to events). The review queue is one SQL read across users,
+// organisations and a count of kyc_documents (a row-value keyset), and the sweep's lock is SQL.
 import { Injectable } from '@nestjs/common';
 import { Event, KycDocument, KycReview } from '@svc/db';
 import type { EntityManager } from 'typeorm';
@@ -93,10 +96,12 @@ export class KycRepository {
 
   /** The first bytes of each of the user's documents, by id: enough to tell their type. */
   async documentHeads(manager: EntityManager, userId: string): Promise<Map<string, Buffer>> {
-    const rows = await manager.query<{ id: string; head: Buffer }[]>(
-      'SELECT id, substring(content FROM 1 FOR 16) AS head FROM kyc_documents WHERE user_id = $1',
-      [userId],
-    );
+    const rows = await manager
+      .createQueryBuilder(KycDocument, 'd')
+      .select('d.id', 'id')
+      .addSelect('substring(d.content FROM 1 FOR 16)', 'head')
+      .where('d.userId = :userId', { userId })
+      .getRawMany<{ id: string; head: Buffer }>();
     return new Map(rows.map((row) => [row.id, row.head]));
   }
 

@@ -1,4 +1,5 @@
-// Every query of the operators feature: operators, their console sessions and personal tokens. TypeORM;
+// Every query of the operators feature: operators, their console sessions and personal tokens. Style:
+// TypeORM for operators, operator_sessions and operator_tokens (the admins' advisory lock is SQL);
 // none of it is on a hot path beyond one indexed read per operator request (no cache, so a revocation holds on every instance at once).
 import { Injectable } from '@nestjs/common';
 import { Operator, OperatorSession, OperatorToken, transaction } from '@svc/db';
