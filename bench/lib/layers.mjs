@@ -15,7 +15,7 @@
 //   nest-validation  (signed routes) the body validated by Nest's ValidationPipe against a class-validator
 //                    DTO, with the api's whitelist, forbidNonWhitelisted and transform;
 //   nest-typeorm     (signed routes) the transaction on a TypeORM query runner of a TypeORM DataSource,
-//                    through @svc/db's writeTransaction and query, as the api's services write.
+//                    through @svc/db's transaction and query, as the api's services write.
 // Plain JavaScript: Nest's and class-validator's decorators are applied as functions.
 import 'reflect-metadata';
 
@@ -34,7 +34,7 @@ import {
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { openDatabase, query, writeTransaction } from '@svc/db';
+import { openDatabase, query, transaction } from '@svc/db';
 import {
   IsBoolean,
   IsDefined,
@@ -184,7 +184,7 @@ const pgTransaction = (pool) => (work) => inTransaction(pool, work);
  * given its statements as a client with pg's `query`.
  */
 const typeormTransaction = (dataSource) => (work) =>
-  writeTransaction(dataSource, (manager) =>
+  transaction(dataSource, (manager) =>
     work({ query: async (sql, values) => ({ rows: await query(manager, sql, values) }) }),
   );
 

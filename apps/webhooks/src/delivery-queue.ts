@@ -6,9 +6,8 @@
 // PostgreSQL queue below against the database.
 import { QUEUES, bossDb, query, transaction } from '@svc/db';
 import type { PgBoss } from 'pg-boss';
-import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import {
@@ -111,13 +110,13 @@ export class PostgresDeliveryQueue implements DeliveryQueue {
   ) {}
 
   take(limit: number, decide: (due: readonly DueAttempt[]) => Promise<Settlement>): Promise<Taken> {
-    return transaction(this.dataSource, async (client) => {
+    return transaction(this.dataSource, async (manager) => {
       const asked = await query<EventRow & { redelivery_id: string; recovery_id: string | null }>(
-        client,
+        manager,
         FETCH_DUE_REDELIVERIES,
         [askedShare(limit)],
       );
-      const scheduled = await query<EventRow>(client, FETCH_DUE_EVENTS, [limit - asked.length]);
+      const scheduled = await query<EventRow>(manager, FETCH_DUE_EVENTS, [limit - asked.length]);
       const due: DueAttempt[] = [
         ...asked.map(({ redelivery_id, recovery_id, ...row }) => ({
           row,
@@ -127,13 +126,13 @@ export class PostgresDeliveryQueue implements DeliveryQueue {
       ];
       if (due.length === 0) return nothingTaken;
       const settlement = await decide(due);
-      const { retried, givenUp } = await this.settle(client, settlement);
+      const { retried, givenUp } = await this.settle(manager, settlement);
       return { count: due.length, putBackUntil: earliestPutBack(settlement), retried, givenUp };
     });
   }
 
   private async settle(
-    client: PoolClient,
+    manager: EntityManager,
     s: Settlement,
   ): Promise<{ retried: number[]; givenUp: GiveUpReason[] }> {
     const done = { retried: [] as number[], givenUp: [] as GiveUpReason[] };
@@ -148,43 +147,43 @@ export class PostgresDeliveryQueue implements DeliveryQueue {
       s.dropped.length +
       s.pauses.length;
     // The common batch, every scheduled attempt delivered: one statement.
-    if (recorded) await query(client, RECORD_ATTEMPTS, recorded);
+    if (recorded) await query(manager, RECORD_ATTEMPTS, recorded);
     if (rest === 0) return done;
 
     if (asked.length > 0) {
-      await query(client, MARK_ASKED_ATTEMPTS, [
+      await query(manager, MARK_ASKED_ATTEMPTS, [
         asked.map((a) => a.due.row.id),
         asked.map((a) => a.numRetries),
         asked.map((a) => a.result.delivered),
       ]);
     }
     const finished = [...asked.map((a) => a.due), ...s.dropped].flatMap((d) => (d.asked ? [d.asked.id] : []));
-    if (finished.length > 0) await query(client, DONE_REDELIVERIES, [finished]);
-    await recordRecoveryOutcomes(client, recoveryOutcomes(s));
-    if (s.skipped.length > 0) await query(client, MARK_SKIPPED, [s.skipped.map((d) => d.row.id)]);
-    await storePauses(client, s.pauses);
+    if (finished.length > 0) await query(manager, DONE_REDELIVERIES, [finished]);
+    await recordRecoveryOutcomes(manager, recoveryOutcomes(s));
+    if (s.skipped.length > 0) await query(manager, MARK_SKIPPED, [s.skipped.map((d) => d.row.id)]);
+    await storePauses(manager, s.pauses);
     const [askedLater, scheduledLater] = partition(s.putBack, (p) => p.due.asked !== undefined);
     if (scheduledLater.length > 0) {
-      await query(client, PUT_BACK, [
+      await query(manager, PUT_BACK, [
         scheduledLater.map((p) => p.due.row.id),
         scheduledLater.map((p) => new Date(p.at).toISOString()),
       ]);
     }
     if (askedLater.length > 0) {
-      await query(client, PUT_BACK_REDELIVERIES, [
+      await query(manager, PUT_BACK_REDELIVERIES, [
         askedLater.map((p) => p.due.asked?.id),
         askedLater.map((p) => new Date(p.at).toISOString()),
       ]);
     }
     if (s.retries.length > 0) {
-      const moved = await query<{ id: string; num_retries: number }>(client, SCHEDULE_RETRIES, [
+      const moved = await query<{ id: string; num_retries: number }>(manager, SCHEDULE_RETRIES, [
         s.retries.map((r) => r.row.id),
         s.retries.map((r) => r.numRetries),
         s.retries.map((r) => new Date(r.at).toISOString()),
       ]);
       done.retried = moved.map((row) => row.num_retries);
     }
-    if (s.failed.length > 0) done.givenUp = await this.fail(client, s.failed);
+    if (s.failed.length > 0) done.givenUp = await this.fail(manager, s.failed);
     return done;
   }
 
@@ -192,8 +191,8 @@ export class PostgresDeliveryQueue implements DeliveryQueue {
    * FAILED for good: noted for the organisation's failure e-mail, which is scheduled per endpoint.
    * Returns why each event that moved was given up.
    */
-  private async fail(client: PoolClient, failed: readonly GivenUp[]): Promise<GiveUpReason[]> {
-    const noted = await query<{ event_id: string; org_id: number }>(client, MARK_FAILED, [
+  private async fail(manager: EntityManager, failed: readonly GivenUp[]): Promise<GiveUpReason[]> {
+    const noted = await query<{ event_id: string; org_id: number }>(manager, MARK_FAILED, [
       failed.map((f) => f.row.id),
       failed.map((f) => f.numRetries),
     ]);
@@ -209,7 +208,7 @@ export class PostgresDeliveryQueue implements DeliveryQueue {
       await this.boss.send(
         QUEUES.webhookFailureEmail,
         { endpointId },
-        { singletonKey: endpointId, startAfter: new Date(Math.max(soonest, allowed)), db: bossDb(client) },
+        { singletonKey: endpointId, startAfter: new Date(Math.max(soonest, allowed)), db: bossDb(manager) },
       );
     }
     const reasons = new Map(failed.map((f) => [f.row.id, f.reason]));

@@ -3,7 +3,7 @@
 // (paused_until) for every worker process, and kept here too, so that the jobs of a batch still waiting for
 // a slot of that endpoint see it before their attempt rather than at the next batch.
 import { query } from '@svc/db';
-import type { PoolClient } from 'pg';
+import type { EntityManager } from 'typeorm';
 
 /** The endpoint as the worker loaded it: a pause belongs to the endpoint at that url. */
 export interface PausedEndpoint {
@@ -52,10 +52,10 @@ export class EndpointPauses {
  * Stores the pauses, in the transaction that records the attempts. A pause never shortens a longer one,
  * and applies only while the endpoint still has the url that asked (a new registration ends it).
  */
-export async function storePauses(client: PoolClient, pauses: readonly Pause[]): Promise<void> {
+export async function storePauses(manager: EntityManager, pauses: readonly Pause[]): Promise<void> {
   if (pauses.length === 0) return;
   await query(
-    client,
+    manager,
     `UPDATE webhook_endpoints w SET paused_until = GREATEST(w.paused_until, v.until)
        FROM (SELECT id, url, max(until) AS until FROM unnest($1::uuid[], $2::text[], $3::timestamptz[])
                AS p(id, url, until) GROUP BY id, url ORDER BY id) AS v

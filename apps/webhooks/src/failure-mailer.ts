@@ -57,9 +57,9 @@ export class FailureMailer {
   }
 
   private async report(endpointId: string): Promise<void> {
-    await transaction(this.dataSource, async (client) => {
+    await transaction(this.dataSource, async (manager) => {
       const [endpoint] = await query<EndpointRow>(
-        client,
+        manager,
         `SELECT w.id, w.org_id, w.url, w.last_failure_email_at, o.name, o.support_emails
            FROM webhook_endpoints w JOIN organisations o ON o.id = w.org_id
           WHERE w.id = $1 FOR UPDATE OF w`,
@@ -72,12 +72,12 @@ export class FailureMailer {
         await this.boss.send(
           QUEUES.webhookFailureEmail,
           { endpointId },
-          { singletonKey: endpointId, startAfter: new Date(allowedAt), db: bossDb(client) },
+          { singletonKey: endpointId, startAfter: new Date(allowedAt), db: bossDb(manager) },
         );
         return;
       }
       const failures = await query<FailureRow>(
-        client,
+        manager,
         `SELECT f.event_id, e.entity, e.event_type, e.created_at, f.failed_at
            FROM webhook_failures f JOIN events e ON e.id = f.event_id
           WHERE f.org_id = $1 AND f.emailed_at IS NULL
@@ -87,11 +87,11 @@ export class FailureMailer {
       if (failures.length > 0) {
         await this.send(endpoint, failures);
         await query(
-          client,
+          manager,
           'UPDATE webhook_failures SET emailed_at = now() WHERE event_id = ANY($1::uuid[])',
           [failures.map((f) => f.event_id)],
         );
-        await query(client, 'UPDATE webhook_endpoints SET last_failure_email_at = now() WHERE id = $1', [
+        await query(manager, 'UPDATE webhook_endpoints SET last_failure_email_at = now() WHERE id = $1', [
           endpointId,
         ]);
         if (failures.length === MAX_LISTED) {
@@ -101,7 +101,7 @@ export class FailureMailer {
             {
               singletonKey: endpointId,
               startAfter: new Date(Date.now() + this.config.failureEmailIntervalMs),
-              db: bossDb(client),
+              db: bossDb(manager),
             },
           );
         }

@@ -183,10 +183,10 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * redeliveries, under a statement timeout so a slow database cannot hold the scrape.
  */
 async function deliveryQueueStats(dataSource: DataSource): Promise<QueueStats> {
-  return transaction(dataSource, async (client) => {
-    await query(client, `SET LOCAL statement_timeout = ${QUEUE_QUERY_TIMEOUT_MS}`);
+  return transaction(dataSource, async (manager) => {
+    await query(manager, `SET LOCAL statement_timeout = ${QUEUE_QUERY_TIMEOUT_MS}`);
     const [row] = await query<{ due: number; scheduled: number; oldest: number | null }>(
-      client,
+      manager,
       `SELECT count(*) FILTER (WHERE start_after <= now())::int AS due,
               count(*) FILTER (WHERE start_after > now())::int AS scheduled,
               extract(epoch FROM now() - min(start_after) FILTER (WHERE start_after <= now()))::float8 AS oldest

@@ -5,8 +5,7 @@
 import { query, queueRedeliveries, transaction, type WebhookRecoveryJob } from '@svc/db';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 import type { WorkerConfig } from './config.js';
 import type { Settlement } from './delivery-queue.js';
@@ -31,16 +30,16 @@ export class RecoveryRunner {
   };
 
   private async start(recoveryId: string): Promise<void> {
-    await transaction(this.dataSource, async (client) => {
+    await transaction(this.dataSource, async (manager) => {
       const [recovery] = await query<{ org_id: number; since: Date; created_at: Date }>(
-        client,
+        manager,
         `SELECT org_id, since, created_at FROM webhook_recoveries WHERE id = $1 AND status = 'PENDING' FOR UPDATE`,
         [recoveryId],
       );
       if (!recovery) return; // started already (a repeated job), or its organisation is gone
       const windowStart = new Date(Date.now() - this.config.webhooks.windowMs);
       const chosen = await query<{ event_id: string }>(
-        client,
+        manager,
         `INSERT INTO webhook_recovery_items (recovery_id, event_id)
          SELECT $1, id FROM events
           WHERE org_id = $2 AND status = 'FAILED' AND created_at >= $3 AND created_at > $4 AND created_at <= $5
@@ -49,12 +48,12 @@ export class RecoveryRunner {
         [recoveryId, recovery.org_id, recovery.since, windowStart, recovery.created_at],
       );
       await queueRedeliveries(
-        client,
+        manager,
         chosen.map(({ event_id }) => event_id),
         recoveryId,
       );
       await query(
-        client,
+        manager,
         `UPDATE webhook_recoveries
             SET total = $2, started_at = now(),
                 status = CASE WHEN $2 = 0 THEN 'COMPLETED' ELSE 'RUNNING' END,
@@ -90,12 +89,12 @@ export function recoveryOutcomes(settlement: Settlement): RecoveryOutcome[] {
  * two batches touching the same ones cannot deadlock.
  */
 export async function recordRecoveryOutcomes(
-  client: PoolClient,
+  manager: EntityManager,
   outcomes: readonly RecoveryOutcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
   const decided = await query<{ recovery_id: string; outcome: string }>(
-    client,
+    manager,
     `UPDATE webhook_recovery_items i SET outcome = v.outcome
        FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS v(recovery_id, event_id, outcome)
       WHERE i.recovery_id = v.recovery_id AND i.event_id = v.event_id AND i.outcome IS NULL
@@ -115,7 +114,7 @@ export async function recordRecoveryOutcomes(
   }
   for (const [recoveryId, count] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
     await query(
-      client,
+      manager,
       `UPDATE webhook_recoveries
           SET delivered = delivered + $2, failed = failed + $3,
               status = CASE WHEN delivered + $2 + failed + $3 >= total THEN 'COMPLETED' ELSE status END,

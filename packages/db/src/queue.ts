@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 
 import { PgBoss, type Db } from 'pg-boss';
 import type { PoolClient } from 'pg';
-import type { QueryRunner } from 'typeorm';
+import type { EntityManager, QueryRunner } from 'typeorm';
 
 import { query } from './sql.js';
 
@@ -95,12 +95,12 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
 }
 
 /**
- * pg-boss's `db` option over a connection in a transaction (a query runner, or what `transaction` gives),
+ * pg-boss's `db` option over a connection in a transaction (the manager `transaction` gives, or a runner),
  * so a job commits or rolls back with its transaction.
  * Its statements are long CTEs that take longer to plan than to run, so each is prepared once per
  * connection (named by a hash of its text; pg-boss builds a handful of distinct texts).
  */
-export function bossDb(connection: QueryRunner | PoolClient): Db {
+export function bossDb(connection: QueryRunner | EntityManager | PoolClient): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
       const name = `pgboss_${hash('sha1', text, 'hex').slice(0, 20)}`;

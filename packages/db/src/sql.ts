@@ -1,9 +1,9 @@
-// SQL as the worker and the api's hot paths write it: one query helper (a plain or a prepared statement,
-// rows typed) and two transaction helpers over TypeORM's pool: `transaction` on a pg connection for code
-// that only sends SQL, `writeTransaction` on a query runner for code that needs its EntityManager.
+// SQL as the worker and the api's hot paths write it, and the one transaction helper of both services: one
+// query helper (a plain or a prepared statement, rows typed) and `transaction`, which opens every write
+// transaction on a query runner and gives its EntityManager, for TypeORM and `query` alike.
 // The pg connection comes from QueryRunner.connect(), which hands out the driver's connection, the pool
-// from the driver (`master`), and `writeTransaction` sets a runner's transaction state; this file is the
-// one place that relies on them.
+// from the driver (`master`), and `transaction` sets a runner's transaction state; this file is the one
+// place that relies on them.
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
@@ -18,7 +18,8 @@ export interface Statement {
 
 /**
  * Where a statement runs: a data source (a pool connection taken for that statement alone), a query runner
- * or EntityManager (its connection, in its transaction if any), or a pool connection `transaction` gave.
+ * or EntityManager (its connection, in its transaction if any: the manager `transaction` gave), or a pg
+ * connection.
  */
 export type SqlTarget = DataSource | QueryRunner | EntityManager | PoolClient;
 
@@ -82,25 +83,20 @@ function poolOf(dataSource: DataSource): Pool {
 }
 
 /**
- * Runs `work` in one transaction on a connection of the data source's pool: committed when it resolves,
- * rolled back when it throws. For code that sends only SQL (through `query`, or pg-boss through `bossDb`):
- * no query runner and EntityManager are made, which cost more CPU than a one-row transaction's statements
- * (for the webhook deliveries/s target: docs/decisions.md, "Webhooks: the worker's own CPU per delivery").
+ * The one way a write transaction is opened, in the api and the worker: `work` runs in one transaction on
+ * a query runner of the data source and is given the runner's EntityManager (as `dataSource.transaction`
+ * gives one); committed when it resolves, rolled back when it throws, and the error reaches the caller.
+ * Code that sends only SQL passes the manager to `query` (and pg-boss to `bossDb`): its statements go on
+ * the runner's pg connection, past TypeORM's query wrapper; code that needs TypeORM uses the manager.
+ *
+ * BEGIN, COMMIT and ROLLBACK go on the runner's pg connection: TypeORM's own transaction sends them
+ * through its query wrapper and broadcasts four events to its subscribers on the way, dear on the routes
+ * that write one row and its event and on the worker's one-event batches. The runner is marked as in a
+ * transaction (`isTransactionActive`, depth 1) as TypeORM's own would be, so that code given its manager
+ * sees a transaction and a nested `manager.transaction` becomes a savepoint. A connection lost inside goes
+ * back to the pool with its error (TypeORM's runner listens for it), so that the pool drops it.
  */
-export function transaction<T>(dataSource: DataSource, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  return withConnection(dataSource, (client) => inTransaction(client, () => work(client)));
-}
-
-/**
- * Runs `work` in one transaction on a query runner of the data source, given the runner's EntityManager
- * (as `dataSource.transaction` gives one): committed when it resolves, rolled back when it throws. BEGIN,
- * COMMIT and ROLLBACK go on the runner's pg connection: TypeORM's own transaction sends them through its
- * query wrapper and broadcasts four events to its subscribers on the way, dear on the routes that write
- * one row and its event. The runner is marked as in a transaction (`isTransactionActive`, depth 1) as
- * TypeORM's own would be, so that code given its manager sees a transaction and a nested
- * `manager.transaction` becomes a savepoint.
- */
-export async function writeTransaction<T>(
+export async function transaction<T>(
   dataSource: DataSource,
   work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {

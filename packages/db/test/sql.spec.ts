@@ -1,7 +1,7 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { PgBoss } from 'pg-boss';
 
-import { bossDb, QUEUES, query, startBoss, transaction, writeTransaction } from '../src/index.js';
+import { bossDb, QUEUES, query, startBoss, transaction } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index.js';
 
 describe('sql.ts: statements and transactions over the data source pool', () => {
@@ -42,22 +42,22 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
     };
     await ask(db.dataSource);
     await ask(db.dataSource.manager);
-    await writeTransaction(db.dataSource, async (manager) => {
+    await transaction(db.dataSource, async (manager) => {
       await ask(manager);
       await ask(manager.queryRunner!);
+      await ask((await manager.queryRunner!.connect()) as PoolClient);
     });
-    await transaction(db.dataSource, ask);
     expect(answers).toEqual(Array.from({ length: 10 }, () => [{ n: 2 }]));
   });
 
   it('transaction: one connection, committed with a job sent through bossDb, and given back to the pool', async () => {
-    const answer = await transaction(db.dataSource, async (client) => {
-      await query(client, 'INSERT INTO sql_spec VALUES (1)');
-      const [row] = await query<{ inside: boolean }>(client, 'SELECT count(*) = 1 AS inside FROM sql_spec');
+    const answer = await transaction(db.dataSource, async (manager) => {
+      await query(manager, 'INSERT INTO sql_spec VALUES (1)');
+      const [row] = await query<{ inside: boolean }>(manager, 'SELECT count(*) = 1 AS inside FROM sql_spec');
       await boss.send(
         QUEUES.webhookRecovery,
         { recoveryId: 'r-1' },
-        { singletonKey: 'commit', db: bossDb(client) },
+        { singletonKey: 'commit', db: bossDb(manager) },
       );
       return row!.inside;
     });
@@ -69,12 +69,12 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
   });
 
   it('transaction: rolled back, job and row alike, when the work throws; the error reaches the caller', async () => {
-    const failure = transaction(db.dataSource, async (client) => {
-      await query(client, 'INSERT INTO sql_spec VALUES (2)');
+    const failure = transaction(db.dataSource, async (manager) => {
+      await query(manager, 'INSERT INTO sql_spec VALUES (2)');
       await boss.send(
         QUEUES.webhookRecovery,
         { recoveryId: 'r-2' },
-        { singletonKey: 'rollback', db: bossDb(client) },
+        { singletonKey: 'rollback', db: bossDb(manager) },
       );
       throw new Error('the batch failed');
     });
@@ -86,18 +86,18 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
 
   it('transaction: a connection lost inside is dropped from the pool, and the next transaction works', async () => {
     let lostPid: number | undefined;
-    const failure = transaction(db.dataSource, async (client) => {
-      lostPid = (await query<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
+    const failure = transaction(db.dataSource, async (manager) => {
+      lostPid = (await query<{ pid: number }>(manager, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
       await query(db.dataSource, 'SELECT pg_terminate_backend($1)', [lostPid]);
-      await query(client, 'INSERT INTO sql_spec VALUES (3)');
+      await query(manager, 'INSERT INTO sql_spec VALUES (3)');
     });
     await expect(failure).rejects.toThrow();
-    await transaction(db.dataSource, (client) => query(client, 'INSERT INTO sql_spec VALUES (4)'));
+    await transaction(db.dataSource, (manager) => query(manager, 'INSERT INTO sql_spec VALUES (4)'));
     expect(await stored()).toEqual([4]);
     const pids = await Promise.all(
       Array.from({ length: pool.totalCount }, () =>
-        transaction(db.dataSource, async (client) => {
-          const [row] = await query<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid');
+        transaction(db.dataSource, async (manager) => {
+          const [row] = await query<{ pid: number }>(manager, 'SELECT pg_backend_pid() AS pid');
           return row!.pid;
         }),
       ),
@@ -105,8 +105,8 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
     expect(pids).not.toContain(lostPid);
   });
 
-  it('writeTransaction: its manager sees a transaction, a nested one is a savepoint, and a throw rolls back', async () => {
-    await writeTransaction(db.dataSource, async (manager) => {
+  it('transaction: its manager sees a transaction, a nested one is a savepoint, and a throw rolls back', async () => {
+    await transaction(db.dataSource, async (manager) => {
       expect(manager.queryRunner?.isTransactionActive).toBe(true);
       await query(manager, 'INSERT INTO sql_spec VALUES (5)');
       await expect(
@@ -118,7 +118,7 @@ describe('sql.ts: statements and transactions over the data source pool', () => 
     });
     expect(await stored()).toEqual([5]);
     await expect(
-      writeTransaction(db.dataSource, async (manager) => {
+      transaction(db.dataSource, async (manager) => {
         await query(manager, 'INSERT INTO sql_spec VALUES (7)');
         throw new Error('all of it');
       }),

@@ -1,4 +1,5 @@
 // Every query of the audit log: rows are only ever added, in the transaction of the change they record.
+// Style: TypeORM for audit_entries.
 import { Injectable } from '@nestjs/common';
 import { AuditEntry } from '@svc/db';
 import {

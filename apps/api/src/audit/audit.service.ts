@@ -17,7 +17,7 @@ export type { NewAuditEntry } from './audit.repository.js';
 export class AuditService {
   constructor(private readonly audit: AuditRepository) {}
 
-  /** `manager` must be inside the transaction of the change (EntityManager of DataSource.transaction). */
+  /** `manager` must be inside the transaction of the change (the EntityManager @svc/db's `transaction` gives). */
   async record(manager: EntityManager, entry: NewAuditEntry): Promise<void> {
     if (!manager.queryRunner?.isTransactionActive)
       throw new Error('audit entries are written inside the transaction of their change');

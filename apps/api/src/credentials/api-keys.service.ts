@@ -3,6 +3,7 @@
 // needs it in clear). Revocation drops this instance's credential cache after the commit, so the key is
 // refused here at once and on the other instances when their 0.5 s cache entry expires.
 import { Inject, Injectable } from '@nestjs/common';
+import { transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
@@ -32,7 +33,7 @@ export class ApiKeysService {
 
   /** Issues a key, audited as `actor`; the answer holds apiSecret, the only time it is shown. */
   issue(actor: AuditActor, orgId: number, input: IssueApiKeyDto): Promise<IssuedApiKeyView> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       await this.orgs.find(manager, orgId);
       const apiSecret = newCredential('sk', 32);
       const row = await this.repository.insertApiKey(manager, {
@@ -60,7 +61,7 @@ export class ApiKeysService {
 
   /** Idempotent: revoking a revoked key answers it unchanged (and is audited as such). */
   async revoke(actor: AuditActor, orgId: number, ref: CredentialRef): Promise<ApiKeyView> {
-    const view = await this.dataSource.transaction(async (manager) => {
+    const view = await transaction(this.dataSource, async (manager) => {
       const key = await this.lock(manager, orgId, ref);
       const alreadyRevoked = key.revokedAt !== null;
       if (!alreadyRevoked) {

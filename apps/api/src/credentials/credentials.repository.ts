@@ -1,10 +1,12 @@
 // Every query of an organisation's credentials: api_keys, oauth_clients, oauth_tokens and used_signatures.
-// TypeORM throughout, except claimSignature and touch: they run on every signed request (touch once a minute
-// per credential), and one plain statement costs about half the CPU of the query builder's
-// (docs/decisions.md, "Request path: SQL on the hot tables": the signed routes' CPU target); on a pool
-// connection through @svc/db's `query`, not TypeORM's.
+// Style: SQL for used_signatures, claimed on every signed request and swept; TypeORM for api_keys,
+// oauth_clients and oauth_tokens, but for two statements: the last-used touch, on every signed request (once
+// a minute per credential), and the event streams' one UNION read of which credentials still live. On the
+// signed path one plain statement costs about half the CPU of the query builder's (docs/decisions.md,
+// "Request path: SQL on the hot tables": the signed routes' CPU target); on a pool connection through
+// @svc/db's `query`, not TypeORM's.
 import { Injectable } from '@nestjs/common';
-import { ApiKey, OAuthClient, OAuthToken, query, UsedSignature } from '@svc/db';
+import { ApiKey, OAuthClient, OAuthToken, query } from '@svc/db';
 import { DataSource, type EntityManager, IsNull } from 'typeorm';
 
 import type { CredentialRef } from '../common/params.js';
@@ -139,12 +141,10 @@ export class CredentialsRepository {
   }
 
   async deleteExpiredSignatures(): Promise<number> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(UsedSignature)
-      .where('expires_at < now()')
-      .execute();
-    return result.affected ?? 0;
+    const [row] = await query<{ n: number }>(
+      this.dataSource,
+      'WITH deleted AS (DELETE FROM used_signatures WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS n FROM deleted',
+    );
+    return row?.n ?? 0;
   }
 }

@@ -5,6 +5,7 @@
 // cache after the commit; other instances follow within their 0.5 s cache TTL.
 import { Injectable } from '@nestjs/common';
 import { parseScopes, type Scope, ScopeError } from '@svc/protocol';
+import { transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
@@ -46,7 +47,7 @@ export class OAuthClientsService {
   /** Issues a client, audited as `actor`; the answer holds clientSecret, the only time it is shown. */
   issue(actor: AuditActor, orgId: number, input: IssueOAuthClientDto): Promise<IssuedOAuthClientView> {
     const scopes = grantedScopes(input.scopes);
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       await this.orgs.find(manager, orgId);
       const clientSecret = newCredential('cs', 32);
       const row = await this.repository.insertClient(manager, {
@@ -79,7 +80,7 @@ export class OAuthClientsService {
     orgId: number,
     ref: CredentialRef,
   ): Promise<OAuthClientView & { tokensRevoked: number }> {
-    const view = await this.dataSource.transaction(async (manager) => {
+    const view = await transaction(this.dataSource, async (manager) => {
       const client = await this.lock(manager, orgId, ref);
       const alreadyRevoked = client.revokedAt !== null;
       if (!alreadyRevoked) {
@@ -101,7 +102,7 @@ export class OAuthClientsService {
 
   /** Revokes every unexpired, unrevoked token of the organisation, whichever client it came from. */
   async revokeOrgTokens(actor: AuditActor, orgId: number): Promise<{ revoked: number }> {
-    const result = await this.dataSource.transaction(async (manager) => {
+    const result = await transaction(this.dataSource, async (manager) => {
       await this.orgs.find(manager, orgId);
       const revoked = await this.repository.revokeTokens(manager, { orgId });
       await this.audit.record(manager, { actor, action: 'oauth-token.revoke', orgId, details: { revoked } });

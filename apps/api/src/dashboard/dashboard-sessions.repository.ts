@@ -1,7 +1,9 @@
 // Every query of dashboard_links and dashboard_sessions. Tokens are looked up by their SHA-256 only.
+// Style: TypeORM for both tables (finders, and its query builder where a condition is raw SQL); none of it is
+// on a hot path.
 import { Injectable } from '@nestjs/common';
-import { DashboardLink, DashboardSession } from '@svc/db';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DashboardLink, DashboardSession, transaction } from '@svc/db';
+import { DataSource, type EntityManager, IsNull, Raw } from 'typeorm';
 
 /** The credential that asked for a link, and so the one its session stands on: one of the two is set. */
 export type LinkCreator = Pick<DashboardLink, 'apiKeyId' | 'oauthClientId'>;
@@ -55,12 +57,15 @@ export class DashboardSessionsRepository {
    * none. One statement, so two openings of one link cannot both win.
    */
   async claimLink(manager: EntityManager, tokenHash: string): Promise<DashboardLink | null> {
-    const [rows] = await manager.query<[{ id: string }[], number]>(
-      'UPDATE dashboard_links SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() ' +
-        `AND ${CREATOR_LIVE('dashboard_links')} RETURNING id`,
-      [tokenHash],
-    );
-    const id = rows[0]?.id;
+    const claimed = await manager
+      .createQueryBuilder()
+      .update(DashboardLink)
+      .set({ usedAt: () => 'now()' })
+      .where('token_hash = :tokenHash AND used_at IS NULL AND expires_at > now()', { tokenHash })
+      .andWhere(CREATOR_LIVE('dashboard_links'))
+      .returning('id')
+      .execute();
+    const id = (claimed.raw as { id: string }[])[0]?.id;
     return id === undefined ? null : manager.getRepository(DashboardLink).findOneByOrFail({ id });
   }
 
@@ -81,24 +86,28 @@ export class DashboardSessionsRepository {
   }
 
   async endSession(id: string): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL',
-      [id],
+    await this.dataSource.manager.update(
+      DashboardSession,
+      { id, endedAt: IsNull() },
+      { endedAt: () => 'now()' },
     );
   }
 
   /** Ends the organisation's live sessions and voids its unused links; answers how many of each. */
   async endAll(orgId: number): Promise<{ sessionsEnded: number; linksRevoked: number }> {
-    return this.dataSource.transaction(async (manager) => {
-      const [, sessionsEnded] = await manager.query<[unknown[], number]>(
-        'UPDATE dashboard_sessions SET ended_at = now() WHERE org_id = $1 AND ended_at IS NULL AND expires_at > now()',
-        [orgId],
+    return transaction(this.dataSource, async (manager) => {
+      const live = Raw((expiresAt) => `${expiresAt} > now()`);
+      const sessions = await manager.update(
+        DashboardSession,
+        { orgId, endedAt: IsNull(), expiresAt: live },
+        { endedAt: () => 'now()' },
       );
-      const [, linksRevoked] = await manager.query<[unknown[], number]>(
-        'UPDATE dashboard_links SET expires_at = now() WHERE org_id = $1 AND used_at IS NULL AND expires_at > now()',
-        [orgId],
+      const links = await manager.update(
+        DashboardLink,
+        { orgId, usedAt: IsNull(), expiresAt: live },
+        { expiresAt: () => 'now()' },
       );
-      return { sessionsEnded, linksRevoked };
+      return { sessionsEnded: sessions.affected ?? 0, linksRevoked: links.affected ?? 0 };
     });
   }
 }

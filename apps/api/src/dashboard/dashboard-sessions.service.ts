@@ -4,7 +4,7 @@
 // asking for it may do (docs/dashboard.md#what-a-session-may-do) and records that credential: revoking it
 // ends the link and its session.
 import { Inject, Injectable } from '@nestjs/common';
-import type { DashboardSession } from '@svc/db';
+import { type DashboardSession, transaction } from '@svc/db';
 import type { Scope } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
@@ -115,7 +115,7 @@ export class DashboardSessionsService {
 
   /** Spends the link and starts its session; answers the session and the cookie's value. */
   async open(linkToken: string): Promise<{ session: DashboardSessionInfo; token: string }> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const link =
         linkToken.length <= 100 ? await this.sessions.claimLink(manager, sha256Hex(linkToken)) : null;
       if (!link) throw unusableLink();

@@ -9,7 +9,6 @@ import { OrgsModule } from '../orgs/orgs.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { DashboardRepository } from './dashboard.repository.js';
 import { DashboardSessionGuard } from './dashboard-session.guard.js';
 import { DashboardSessionsController } from './dashboard-sessions.controller.js';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
@@ -52,12 +51,7 @@ export class DashboardModule {
         CredentialsPageController,
         CatalogueController,
       ],
-      providers: [
-        DashboardSessionsRepository,
-        DashboardSessionsService,
-        DashboardRepository,
-        DashboardSessionGuard,
-      ],
+      providers: [DashboardSessionsRepository, DashboardSessionsService, DashboardSessionGuard],
     };
   }
 }

@@ -1,8 +1,7 @@
 // The throttles' counters (attempt_counters): attempts per key in a fixed window, in the database so that
-// a limit holds across instances. SQL rather than TypeORM, since an attempt must be taken and its count
-// decided in one statement.
+// a limit holds across instances. Style: SQL for attempt_counters, since an attempt must be taken and its
+// count decided in one statement.
 import { Injectable } from '@nestjs/common';
-import { AttemptCounter } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 /** An attempt taken under a key, or refused since the key's window was full; either way, when it ends. */
@@ -55,7 +54,7 @@ export class AttemptCountersRepository {
   }
 
   async clear(key: string): Promise<void> {
-    await this.dataSource.manager.delete(AttemptCounter, { key });
+    await this.dataSource.query('DELETE FROM attempt_counters WHERE key = $1', [key]);
   }
 
   /** Deletes counters whose window has passed; any instance may run it. */

@@ -3,7 +3,7 @@
 // that the body answered is the one delivered, digit for digit; and the stream's read runs on every commit of
 // an organisation with a stream open.
 import { Injectable } from '@nestjs/common';
-import { query, type EventStatus, type Statement } from '@svc/db';
+import { type EventStatus, query, type Statement, transaction } from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
@@ -200,7 +200,7 @@ export class EventLogRepository {
    * count is serialised per organisation by an advisory lock, so two instances cannot both take the last.
    */
   async acquireLease(orgId: number, id: string, max: number, ttlMs: number): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [LEASE_LOCK, orgId]);
       await manager.query('DELETE FROM event_streams WHERE org_id = $1 AND expires_at <= now()', [orgId]);
       const [held] = await manager.query<{ n: number }[]>(

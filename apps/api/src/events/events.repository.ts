@@ -5,8 +5,16 @@
 // builder cost about 0.05 ms of CPU per row (docs/decisions.md, "Request path: SQL on the hot tables": the
 // signed routes' targets), sent on the transaction's pg connection (@svc/db's `query`), past TypeORM's
 // query wrapper (its logger call, four subscriber broadcasts and result object per statement).
+// Style: SQL for events (and webhook_redeliveries, through @svc/db's queueRedeliveries).
 import { Injectable } from '@nestjs/common';
-import { EVENTS_CHANNEL, Event, eventsNotification, query, queueRedeliveries } from '@svc/db';
+import {
+  EVENTS_CHANNEL,
+  type Event,
+  type EventStatus,
+  eventsNotification,
+  query,
+  queueRedeliveries,
+} from '@svc/db';
 import type { EntityName, KycEventType } from '@svc/protocol';
 import type { EntityManager, QueryRunner } from 'typeorm';
 
@@ -58,11 +66,18 @@ export class EventsRepository {
     return rows.length;
   }
 
-  /** The organisation's event, locked for the rest of the transaction. */
-  lock(manager: EntityManager, orgId: number, id: string): Promise<Event | null> {
-    return manager
-      .getRepository(Event)
-      .findOne({ where: { id, orgId }, lock: { mode: 'pessimistic_write' } });
+  /** The organisation's event (its status and when it was made), locked for the rest of the transaction. */
+  async lock(
+    manager: EntityManager,
+    orgId: number,
+    id: string,
+  ): Promise<Pick<Event, 'status' | 'createdAt'> | null> {
+    const [row] = await query<{ status: EventStatus; created_at: Date }>(
+      manager,
+      'SELECT status, created_at FROM events WHERE id = $1 AND org_id = $2 FOR UPDATE',
+      [id, orgId],
+    );
+    return row ? { status: row.status, createdAt: row.created_at } : null;
   }
 
   /** One more attempt of the event, committed with the caller's transaction. */

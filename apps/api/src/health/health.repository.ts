@@ -1,3 +1,4 @@
+// Readiness's one query. Style: SQL (SELECT 1, no table).
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 

@@ -1,7 +1,10 @@
 // Every query of KYC's own tables, kyc_documents and kyc_reviews, and the expiry sweep's lock. The
 // user's KYC state lives on the users table, written through the users feature's repository.
+// Style: TypeORM for kyc_documents and kyc_reviews (finders, and its query builder for a user's document
+// heads and KYC history, the latter joined to events). The review queue is one SQL read across users,
+// organisations and a count of kyc_documents (a row-value keyset), and the sweep's lock is SQL.
 import { Injectable } from '@nestjs/common';
-import { KycDocument, KycReview } from '@svc/db';
+import { Event, KycDocument, KycReview } from '@svc/db';
 import type { EntityManager } from 'typeorm';
 
 export type NewKycDocument = Pick<
@@ -32,6 +35,15 @@ export interface KycQueueRow {
 export interface KycQueueCursor {
   readonly expiresAt: Date;
   readonly userId: string;
+}
+
+/** One KYC event of a user, with the operator's text on a decision. */
+export interface KycHistoryItem {
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly at: Date;
+  /** The operator's text on a decision (reason, request), if any. */
+  readonly message: string | null;
 }
 
 export type NewKycReview = Pick<
@@ -84,10 +96,12 @@ export class KycRepository {
 
   /** The first bytes of each of the user's documents, by id: enough to tell their type. */
   async documentHeads(manager: EntityManager, userId: string): Promise<Map<string, Buffer>> {
-    const rows = await manager.query<{ id: string; head: Buffer }[]>(
-      'SELECT id, substring(content FROM 1 FOR 16) AS head FROM kyc_documents WHERE user_id = $1',
-      [userId],
-    );
+    const rows = await manager
+      .createQueryBuilder(KycDocument, 'd')
+      .select('d.id', 'id')
+      .addSelect('substring(d.content FROM 1 FOR 16)', 'head')
+      .where('d.userId = :userId', { userId })
+      .getRawMany<{ id: string; head: Buffer }>();
     return new Map(rows.map((row) => [row.id, row.head]));
   }
 
@@ -145,6 +159,39 @@ export class KycRepository {
   /** The user's most recent review, or null when no operator has decided yet. */
   lastReview(manager: EntityManager, userId: string): Promise<KycReview | null> {
     return manager.findOne(KycReview, { where: { userId }, order: { id: 'DESC' } });
+  }
+
+  /**
+   * The user's KYC events, newest first, each with the operator's text when it was a decision: on the
+   * events_org_user_kyc index, the review by kyc_reviews_event.
+   */
+  async history(
+    manager: EntityManager,
+    orgId: number,
+    orgUserId: string,
+    limit: number,
+  ): Promise<KycHistoryItem[]> {
+    const rows = await manager
+      .createQueryBuilder(Event, 'e')
+      .leftJoin(KycReview, 'r', 'r.eventId = e.id')
+      .select('e.id', 'id')
+      .addSelect('e.eventType', 'event_type')
+      .addSelect('e.createdAt', 'created_at')
+      .addSelect('r.message', 'message')
+      .where('e.orgId = :orgId', { orgId })
+      .andWhere("e.entity = 'Users'")
+      .andWhere('e.eventType IS NOT NULL')
+      .andWhere("e.data->>'orgUserId' = :orgUserId", { orgUserId })
+      .orderBy('e.createdAt', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .limit(limit)
+      .getRawMany<{ id: string; event_type: string; created_at: Date; message: string | null }>();
+    return rows.map((row) => ({
+      eventId: row.id,
+      eventType: row.event_type,
+      at: row.created_at,
+      message: row.message,
+    }));
   }
 
   /**

@@ -2,7 +2,7 @@
 // change locks the user row, asks the state machine, and writes the change, its events
 // (docs/api-guide.md#events) with their delivery jobs, and for operators the audit row, in one transaction.
 import { Inject, Injectable } from '@nestjs/common';
-import type { KycDecisionEvent, KycDocument, KycState, User } from '@svc/db';
+import { type KycDecisionEvent, type KycDocument, type KycState, transaction, type User } from '@svc/db';
 import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -26,7 +26,12 @@ import {
   userChangesAfter,
   type KycStep,
 } from './kyc-state-machine.js';
-import { type KycQueueCursor, type KycQueueRow, KycRepository } from './kyc.repository.js';
+import {
+  type KycHistoryItem,
+  type KycQueueCursor,
+  type KycQueueRow,
+  KycRepository,
+} from './kyc.repository.js';
 import { kycView, type KycView } from './kyc.view.js';
 
 /** An operator's decision and the text that goes with it. */
@@ -73,6 +78,11 @@ export class KycService {
       this.dataSource.manager,
       await this.users.find(this.dataSource.manager, orgId, orgUserId),
     );
+  }
+
+  /** The user's KYC events, newest first (at most `limit`), with the operator's text on decisions. */
+  history(orgId: number, orgUserId: string, limit = 100): Promise<KycHistoryItem[]> {
+    return this.kyc.history(this.dataSource.manager, orgId, orgUserId, limit);
   }
 
   /**
@@ -202,7 +212,7 @@ export class KycService {
   /** Runs `work` in one transaction; the KYC transitions it makes are counted once it commits. */
   private async transition<T>(work: (manager: EntityManager, moves: KycMove[]) => Promise<T>): Promise<T> {
     const moves: KycMove[] = [];
-    const result = await this.dataSource.transaction((manager) => work(manager, moves));
+    const result = await transaction(this.dataSource, (manager) => work(manager, moves));
     this.metrics.kycTransitioned(moves);
     return result;
   }

@@ -1,4 +1,5 @@
-// Every query of system notices and the trading halts they cause.
+// Every query of system notices and the trading halts they cause. Style: TypeORM for system_notices; SQL
+// for trading_halts, whose writes end a halt in place (LEAST, COALESCE) and whose read is the order path's.
 import { Injectable } from '@nestjs/common';
 import { SystemNotice } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';

@@ -3,6 +3,7 @@
 // SystemInformation event, and ASSET_DISABLE halts trading in the pair until an ASSET_ENABLE (or the notice's
 // endTime). All of it in one transaction.
 import { Injectable } from '@nestjs/common';
+import { transaction } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
@@ -30,7 +31,7 @@ export class NoticesService {
   publish(actor: AuditActor, input: PublishNoticeDto): Promise<PublishedNotice> {
     const startTime = parseInstant(input.startTime) ?? null;
     const endTime = parseInstant(input.endTime) ?? null;
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const notice = await this.notices.insert(manager, {
         event: input.event,
         entity: input.entity,

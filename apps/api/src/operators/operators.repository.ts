@@ -1,7 +1,8 @@
-// Every query of the operators feature: operators, their console sessions and personal tokens. TypeORM;
+// Every query of the operators feature: operators, their console sessions and personal tokens. Style:
+// TypeORM for operators, operator_sessions and operator_tokens (the admins' advisory lock is SQL);
 // none of it is on a hot path beyond one indexed read per operator request (no cache, so a revocation holds on every instance at once).
 import { Injectable } from '@nestjs/common';
-import { Operator, OperatorSession, OperatorToken } from '@svc/db';
+import { Operator, OperatorSession, OperatorToken, transaction } from '@svc/db';
 import { DataSource, type EntityManager, IsNull, MoreThan, Not } from 'typeorm';
 
 export type NewOperator = Pick<Operator, 'email' | 'name' | 'role' | 'setupTokenHash' | 'setupExpiresAt'>;
@@ -23,7 +24,7 @@ export class OperatorsRepository {
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    return transaction(this.dataSource, work);
   }
 
   insertOperator(manager: EntityManager, values: NewOperator): Promise<Operator> {

@@ -5,6 +5,9 @@
 // single order by id or clientOrderId too: the bearer read (GET /api/v1/orders/{id}/) is that one statement
 // after the token check, and the find builder builds the query and maps the row anew on every call; by id it
 // is also prepared, on the pool's connection (@svc/db's query). Lists go through TypeORM.
+// Style: SQL for positions (and the users, prices, trading_halts and organisations rows the order's transaction reads),
+// and for orders on the order's transaction and the read by id or clientOrderId; TypeORM for the orders
+// list (the shared keyset page), on no measured path.
 import { Injectable } from '@nestjs/common';
 import { Order, type OrgPolicy, query, type Statement } from '@svc/db';
 import type { UserStatus } from '@svc/protocol';

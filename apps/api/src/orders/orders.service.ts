@@ -3,7 +3,7 @@
 // through the venue or reject, store the order, move the position and record the Orders event, so an order,
 // its position change and its event commit together.
 import { Inject, Injectable } from '@nestjs/common';
-import { type Order, type OrgPolicy, writeTransaction } from '@svc/db';
+import { type Order, type OrgPolicy, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { pairOf } from '../common/assets.js';
@@ -49,7 +49,7 @@ export class OrdersService {
   async place(orgId: number, input: CreateOrderDto) {
     const request = orderRequest(input);
     try {
-      const { record, placed } = await writeTransaction(this.dataSource, (manager) =>
+      const { record, placed } = await transaction(this.dataSource, (manager) =>
         this.placeLocked(manager, orgId, request),
       );
       if (placed) this.metrics.orderPlaced(record.status, record.rejectionReason);

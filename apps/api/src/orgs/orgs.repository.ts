@@ -1,4 +1,5 @@
-// Every query of the organisations table (TypeORM throughout: none of it is on a hot path).
+// Every query of the organisations table. Style: TypeORM for organisations (and the read of an
+// organisation's webhook_endpoints row): none of it is on a hot path.
 import { Injectable } from '@nestjs/common';
 import { Organisation, type OrgPolicy, WebhookEndpoint } from '@svc/db';
 import { DataSource, type EntityManager, ILike } from 'typeorm';

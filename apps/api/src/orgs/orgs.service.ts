@@ -2,7 +2,7 @@
 // name, kycDomain, plan and support addresses. Policy changes emit Actions events and have their own
 // feature (policy/, docs/decisions.md, "Organisations: the policy").
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_POLICY, type Organisation, type OrgPolicy } from '@svc/db';
+import { DEFAULT_POLICY, type Organisation, type OrgPolicy, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
@@ -40,7 +40,7 @@ export class OrgsService {
 
   /** Creates the organisation (with `policy`, else the default one) and audits it as `actor`. */
   create(actor: AuditActor, input: CreateOrgDto, policy: Partial<OrgPolicy> = {}): Promise<AdminOrgView> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const org = await this.orgs.insert(manager, {
         name: input.name,
         kycDomain: input.kycDomain.toLowerCase(),
@@ -79,7 +79,7 @@ export class OrgsService {
     if (UPDATABLE.every((field) => input[field] === undefined)) {
       throw badRequest(`send at least one of ${UPDATABLE.join(', ')}`);
     }
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const org = await this.find(manager, orgId, true);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const field of UPDATABLE) {

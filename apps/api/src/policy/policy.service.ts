@@ -3,7 +3,7 @@
 // Actions event (docs/api-guide.md#events) with the complete new map, in the transaction that saves the
 // policy and writes its audit entry.
 import { Injectable } from '@nestjs/common';
-import type { OrgPolicy } from '@svc/db';
+import { type OrgPolicy, transaction } from '@svc/db';
 import type { ActionName, ActionsData } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
@@ -111,7 +111,7 @@ export class PolicyService {
     if (POLICY_FIELDS.every((field) => input[field] === undefined)) {
       throw badRequest(`send at least one of ${POLICY_FIELDS.join(', ')}`);
     }
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const org = await this.orgs.find(manager, orgId, true);
       const { next, changes, actions } = planPolicyChange(org.policy, input);
 

@@ -2,6 +2,7 @@
 // default venue fills market orders. A pair without a price has no market. Every change is audited in its
 // transaction.
 import { Injectable } from '@nestjs/common';
+import { transaction } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
@@ -33,7 +34,7 @@ export class PricesService {
   /** Sets (or first creates) the price; audited as `price.set` with the old and new price. */
   set(actor: AuditActor, symbol: string, price: Dec): Promise<PriceView> {
     const text = amountText(price);
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const old = await this.prices.lock(manager, symbol);
       const row = await this.prices.upsert(manager, symbol, text);
       await this.audit.record(manager, {
@@ -48,7 +49,7 @@ export class PricesService {
 
   /** Removes the price, so the pair has no market; answers the price as it was. */
   remove(actor: AuditActor, symbol: string): Promise<PriceView> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const row = await this.prices.delete(manager, symbol);
       if (!row) throw notFound(`no price for ${symbol}`);
       await this.audit.record(manager, {

@@ -3,6 +3,7 @@
 // the hot tables": the signed write targets), and updates follow the same way so the table has one; the
 // insert goes on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper. Reads go
 // through TypeORM.
+// Style: users is the one table read and written two ways: SQL writes, TypeORM reads, as said above.
 import { Injectable } from '@nestjs/common';
 import { query, User } from '@svc/db';
 import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual, Like } from 'typeorm';

@@ -1,7 +1,7 @@
 // Users of an organisation (docs/api-guide.md#users-events, docs/decisions.md, "Users: records and lists").
 // Every change writes its Users event in the same transaction.
 import { Injectable } from '@nestjs/common';
-import { type User, writeTransaction } from '@svc/db';
+import { type User, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
@@ -24,7 +24,7 @@ export class UsersService {
 
   async create(orgId: number, input: CreateUserDto): Promise<UserView> {
     try {
-      return await writeTransaction(this.dataSource, async (manager) => {
+      return await transaction(this.dataSource, async (manager) => {
         const user = await this.users.insert(manager, {
           orgId,
           orgUserId: input.orgUserId,
@@ -54,7 +54,7 @@ export class UsersService {
   }
 
   async update(orgId: number, orgUserId: string, input: UpdateUserDto): Promise<UserView> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const user = await this.find(manager, orgId, orgUserId, true);
       if (user.tnc === input.tnc) return userView(user);
       await this.users.update(manager, user, { tnc: input.tnc });

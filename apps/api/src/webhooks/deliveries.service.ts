@@ -2,7 +2,7 @@
 // log, and redelivery of an event inside its window, which the worker makes as one attempt outside the retry
 // schedule.
 import { Inject, Injectable } from '@nestjs/common';
-import type { WebhookAttempt } from '@svc/db';
+import { transaction, type WebhookAttempt } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
@@ -37,7 +37,7 @@ export class DeliveriesService {
 
   /** Queues one more attempt of `eventId`; refused while its retries run, and after its window. */
   async redeliver(orgId: number, eventId: string): Promise<{ eventId: string; status: 'QUEUED' }> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const event = await this.events.lock(manager, orgId, eventId);
       if (!event) throw notFound(`no event ${eventId}`);
       const endpoint = await this.webhooks.findEndpoint(orgId);

@@ -2,6 +2,7 @@
 // recovery"): the request is checked and recorded here, with the job that the worker runs in the background
 // to choose the FAILED events and redeliver each once.
 import { Inject, Injectable } from '@nestjs/common';
+import { transaction } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { badRequest, conflict, notFound } from '../common/errors.js';
@@ -34,7 +35,7 @@ export class RecoveriesService {
       );
     }
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      return await transaction(this.dataSource, async (manager) => {
         const endpoint = await this.webhooks.findEndpoint(orgId, manager);
         if (endpoint?.status !== 'ACTIVE') throw conflict('no active webhook is registered');
         const running = await this.webhooks.findUnfinishedRecovery(manager, orgId);

@@ -1,8 +1,12 @@
-// Webhook health across organisations, for the operator console (docs/console.md): each organisation's
-// endpoint with its FAILED events of the last 24 hours and its last failure, and the latest FAILED events
-// of every organisation. Every read is bounded: endpoints a page at a time by org_id (one endpoint per
-// organisation), failures read from the end of the (org_id, failed_at) and (failed_at) indexes, a count
-// capped at FAILED_COUNT_CAP.
+// Every read of webhook health: across organisations for the operator console (docs/console.md), each
+// organisation's endpoint with its FAILED events of the last 24 hours and its last failure, and the latest
+// FAILED events of every organisation; and one organisation's recent health for its dashboard. Every read
+// is bounded: endpoints a page at a time by org_id (one endpoint per organisation), failures read from the
+// end of the (org_id, failed_at) and (failed_at) indexes, a count capped at FAILED_COUNT_CAP, an
+// organisation's events and attempts on indexes that start with org_id (events_org_created,
+// webhook_attempts_org_id).
+// Style: SQL for every table it reads (webhook_endpoints, webhook_failures, webhook_attempts, events,
+// organisations): aggregates and lateral joins that TypeORM's finders do not express.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -30,6 +34,15 @@ export interface RecentFailure {
   readonly entity: string;
   readonly numRetries: number;
   readonly failedAt: Date;
+}
+
+/** One organisation's counts over the last `hours`: events by status, attempts by outcome, and the latest of each outcome. */
+export interface WebhookHealth {
+  readonly hours: number;
+  readonly events: Readonly<Record<string, number>>;
+  readonly attempts: { readonly delivered: number; readonly failed: number };
+  readonly lastDeliveredAt: Date | null;
+  readonly lastFailedAt: Date | null;
 }
 
 interface EndpointRow {
@@ -123,5 +136,31 @@ export class WebhookHealthRepository {
       numRetries: row.num_retries,
       failedAt: row.failed_at,
     }));
+  }
+
+  /** The organisation's events by status and webhook attempts by outcome over the last `hours`. */
+  async orgHealth(orgId: number, hours = 24): Promise<WebhookHealth> {
+    const since = new Date(Date.now() - hours * 3600_000);
+    const events = await this.dataSource.query<{ status: string; n: number }[]>(
+      'SELECT status, count(*)::int AS n FROM events WHERE org_id = $1 AND created_at > $2 GROUP BY status',
+      [orgId, since],
+    );
+    const [attempts] = await this.dataSource.query<
+      { delivered: number; failed: number; last_delivered: Date | null; last_failed: Date | null }[]
+    >(
+      `SELECT count(*) FILTER (WHERE delivered)::int AS delivered,
+              count(*) FILTER (WHERE NOT delivered)::int AS failed,
+              max(attempted_at) FILTER (WHERE delivered) AS last_delivered,
+              max(attempted_at) FILTER (WHERE NOT delivered) AS last_failed
+         FROM webhook_attempts WHERE org_id = $1 AND attempted_at > $2`,
+      [orgId, since],
+    );
+    return {
+      hours,
+      events: Object.fromEntries(events.map((row) => [row.status, row.n])),
+      attempts: { delivered: attempts?.delivered ?? 0, failed: attempts?.failed ?? 0 },
+      lastDeliveredAt: attempts?.last_delivered ?? null,
+      lastFailedAt: attempts?.last_failed ?? null,
+    };
   }
 }

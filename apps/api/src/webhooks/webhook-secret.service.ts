@@ -1,7 +1,7 @@
 // The webhook secret shown again on demand (docs/dashboard.md#webhook): decrypted from the endpoint's row,
 // and every showing audited in the same transaction as its read, so no showing goes unrecorded.
 import { Inject, Injectable } from '@nestjs/common';
-import { decryptSecret } from '@svc/db';
+import { decryptSecret, transaction } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
@@ -21,7 +21,7 @@ export class WebhookSecretService {
 
   /** The endpoint's secret in clear, for `actor` to see; audited as `webhook.secret-reveal`. */
   reveal(orgId: number, actor: AuditActor): Promise<string> {
-    return this.dataSource.transaction(async (manager) => {
+    return transaction(this.dataSource, async (manager) => {
       const endpoint = await this.webhooks.findEndpoint(orgId);
       if (!endpoint) throw notFound('no webhook is registered');
       await this.audit.record(manager, {

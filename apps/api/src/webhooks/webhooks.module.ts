@@ -9,6 +9,7 @@ import { RecoveriesService } from './recoveries.service.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhookSecretService } from './webhook-secret.service.js';
 import { WebhookHealthRepository } from './webhook-health.repository.js';
+import { WebhookHealthService } from './webhook-health.service.js';
 import { WebhookTestService } from './webhook-test.service.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -24,6 +25,7 @@ import { WebhooksService } from './webhooks.service.js';
     WebhookSecretService,
     WebhookTestService,
     WebhookHealthRepository,
+    WebhookHealthService,
   ],
   exports: [
     WebhooksService,
@@ -31,7 +33,7 @@ import { WebhooksService } from './webhooks.service.js';
     RecoveriesService,
     WebhookSecretService,
     WebhookTestService,
-    WebhookHealthRepository,
+    WebhookHealthService,
   ],
 })
 export class WebhooksModule {}

@@ -1,5 +1,8 @@
 // Every query of the api's side of webhook_endpoints, webhook_attempts and webhook_recoveries (the worker
-// writes the attempts and a recovery's progress; the api reads them).
+// writes the attempts and a recovery's progress; the api reads them). Style: TypeORM for the three tables
+// and pg-boss's queue through its client, but for one SQL statement, saveEndpoint's conditional upsert (ON
+// CONFLICT ... DO UPDATE ... WHERE, which TypeORM's builder cannot write): registration must not slip
+// between a check and the write.
 import { Inject, Injectable } from '@nestjs/common';
 import {
   QUEUES,

@@ -5,7 +5,7 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 
 import { RequireRole } from '../../auth/decorators.js';
-import { WebhookHealthRepository } from '../../webhooks/webhook-health.repository.js';
+import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
@@ -16,7 +16,7 @@ import { WebhooksPage } from '../views/webhooks.js';
 @UseGuards(ConsoleGuard)
 @Controller('console/webhooks')
 export class ConsoleWebhooksController {
-  constructor(private readonly health: WebhookHealthRepository) {}
+  constructor(private readonly health: WebhookHealthService) {}
 
   @Get()
   @RequireRole('SUPPORT')

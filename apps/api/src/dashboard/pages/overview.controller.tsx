@@ -6,7 +6,7 @@ import { OrgsService } from '../../orgs/orgs.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { clearedSetCookie } from '../../web/web-session-cookie.js';
-import { DashboardRepository } from '../dashboard.repository.js';
+import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
 import {
   Dashboard,
   DASHBOARD_COOKIE,
@@ -26,14 +26,14 @@ import { OverviewPage } from '../views/overview.js';
 export class OverviewController {
   constructor(
     private readonly orgs: OrgsService,
-    private readonly dashboard: DashboardRepository,
+    private readonly webhookHealth: WebhookHealthService,
     private readonly sessions: DashboardSessionsService,
   ) {}
 
   @Get()
   async show(@Dashboard() ctx: DashboardContext) {
     const orgId = ctx.session.orgId;
-    const [org, health] = await Promise.all([this.orgs.own(orgId), this.dashboard.webhookHealth(orgId)]);
+    const [org, health] = await Promise.all([this.orgs.own(orgId), this.webhookHealth.forOrg(orgId)]);
     return page(<OverviewPage ctx={ctx} org={org} health={health} />);
   }
 

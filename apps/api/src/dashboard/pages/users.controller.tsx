@@ -7,7 +7,6 @@ import { OrdersService } from '../../orders/orders.service.js';
 import { UsersService } from '../../users/users.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { DashboardRepository } from '../dashboard.repository.js';
 import {
   Dashboard,
   type DashboardContext,
@@ -26,7 +25,6 @@ export class UsersPageController {
     private readonly users: UsersService,
     private readonly kyc: KycService,
     private readonly orders: OrdersService,
-    private readonly dashboard: DashboardRepository,
   ) {}
 
   @Get()
@@ -46,7 +44,7 @@ export class UsersPageController {
     const user = await this.users.get(orgId, orgUserId);
     const [kyc, history, positions] = await Promise.all([
       this.kyc.get(orgId, orgUserId),
-      this.dashboard.kycHistory(orgId, orgUserId),
+      this.kyc.history(orgId, orgUserId),
       this.orders.positions(orgId, orgUserId),
     ]);
     return page(<UserPage ctx={ctx} user={user} kyc={kyc} history={history} positions={positions} />);
