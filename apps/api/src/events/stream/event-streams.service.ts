@@ -165,7 +165,10 @@ export class EventStreamsService implements BeforeApplicationShutdown {
       const since = parseInstant(from.since);
       if (since) return { kind: 'since', since };
     }
-    return { kind: 'now' };
+    // A new stream starts where the log's committed rows end now, read before the 200 is sent: a client
+    // that writes as soon as it sees the 200 then finds its event on the stream. The feed's own cursor,
+    // read only when the first stream of the organisation subscribes, could already be past it.
+    return { kind: 'after', key: await this.events.frontier() };
   }
 
   /** The process's LISTEN connection (pg-boss's, which reconnects; every feed reads again after a reconnect). */
