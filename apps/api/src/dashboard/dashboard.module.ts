@@ -10,10 +10,8 @@ import { UsersModule } from '../users/users.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { DashboardRepository } from './dashboard.repository.js';
-import { DashboardSessionGuard } from './dashboard-session.guard.js';
 import { DashboardSessionsController } from './dashboard-sessions.controller.js';
-import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { DashboardSessionsModule } from './dashboard-sessions.module.js';
 import { CatalogueController } from './pages/catalogue.controller.js';
 import { CredentialsPageController } from './pages/credentials.controller.js';
 import { EventsPageController } from './pages/events.controller.js';
@@ -36,6 +34,7 @@ export class DashboardModule {
         CredentialsModule,
         WebhooksModule,
         EventLogModule,
+        DashboardSessionsModule,
         WebModule,
         orders,
       ],
@@ -50,12 +49,7 @@ export class DashboardModule {
         CredentialsPageController,
         CatalogueController,
       ],
-      providers: [
-        DashboardSessionsRepository,
-        DashboardSessionsService,
-        DashboardRepository,
-        DashboardSessionGuard,
-      ],
+      providers: [DashboardRepository],
     };
   }
 }

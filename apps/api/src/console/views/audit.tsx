@@ -4,7 +4,7 @@ import type { AuditView } from '../../audit/audit.view.js';
 import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import type { Page } from '../../common/pagination.js';
 import { hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import { ConsolePage } from './console-page.js';
 
 export function AuditPage(props: {

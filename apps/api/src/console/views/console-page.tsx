@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact';
 
 import { Layout } from '../../web/components/layout.js';
 import { WEB_AREAS, webAreaHome } from '../../web/web-areas.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import { CONSOLE_PATH, sectionsFor } from '../nav.js';
 
 const area = WEB_AREAS.find((candidate) => candidate.path === CONSOLE_PATH);

@@ -1,7 +1,7 @@
 // The KYC review queue: users of every organisation whose form waits for a decision, the longest waiting
 // first, with how long each has waited and when the wait ends in expiry.
 import { Notice, Pager, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import { KYC_QUEUE } from '../nav.js';
 import { ConsolePage } from './console-page.js';
 

@@ -7,7 +7,7 @@ import type { NoticeView } from '../../notices/notice.view.js';
 import type { TradingHalt } from '../../notices/notices.repository.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
 

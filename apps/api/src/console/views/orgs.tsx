@@ -5,7 +5,7 @@ import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.v
 import type { AdminOrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Facts, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import type { ConsoleOrgsQuery } from '../dto/console-queries.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';

@@ -4,7 +4,7 @@ import type { Page } from '../../common/pagination.js';
 import type { PriceView } from '../../prices/price.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { amountText, hrefWith, Pager, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console.guard.js';
+import type { ConsoleContext } from '../console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
 

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { Layout } from '../../web/components/layout.js';
 import { webAreaHome, WEB_AREAS } from '../../web/web-areas.js';
 import type { DashboardPageName } from '../dashboard-permissions.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { navFor } from '../nav.js';
 
 const AREA = webAreaHome(

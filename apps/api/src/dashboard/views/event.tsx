@@ -6,7 +6,7 @@ import { eventBody } from '../../events/event.view.js';
 import type { EventLogRow } from '../../events/event-log.repository.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, CodeBlock, Facts, hrefWith, Notice, Pager, Table, Time } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
 import { EventStatus } from './events.js';

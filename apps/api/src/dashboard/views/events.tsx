@@ -7,7 +7,7 @@ import type { ListEventsQuery } from '../../events/dto/list-events.query.js';
 import type { EventLogRow } from '../../events/event-log.repository.js';
 import { Badge, hrefWith, Notice, Pager, Table, Time, type Tone } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
 

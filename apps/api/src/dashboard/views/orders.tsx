@@ -12,7 +12,7 @@ import {
   Time,
   type Tone,
 } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 
 const TONES: Readonly<Record<string, Tone>> = {

@@ -16,7 +16,7 @@ import {
   type Tone,
 } from '../../web/components/ui.js';
 import type { KycHistoryItem } from '../dashboard.repository.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 
