@@ -4,7 +4,8 @@
 //
 // - An organisation's credentials: the bearer and API key passport strategies (either method on every
 //   organisation route: docs/decisions.md, "Authentication: either method on every organisation route"),
-//   the signature's first when the request carries no bearer token; a bearer token must hold the route's scope.
+//   the signature's first when the request carries no bearer token; a bearer token must hold the route's
+//   scope.
 // - An operator on the admin api: a personal token or the console session (with its CSRF token in
 //   X-CSRF-Token), looked up afresh by OperatorAuthService; then the role and step-up the route names.
 // - An operator on a console page: the console session, the form's CSRF token on every write, the role,

@@ -1,7 +1,8 @@
-// The operators' credentials (docs/operators.md), for the authentication service (auth/authentication.service.ts):
-// a personal token (Authorization: Bearer op_…) or a console session, looked up afresh on every request, so
-// that a revocation or a role change holds at once on every instance; then the route's role and step-up
-// rule. ADMIN_TOKEN is taken only by the route that creates the first ADMIN, and only while there is none.
+// The operators' credentials (docs/operators.md), for the authentication service
+// (auth/authentication.service.ts): a personal token (Authorization: Bearer op_…) or a console session,
+// looked up afresh on every request, so that a revocation or a role change holds at once on every instance;
+// then the route's role and step-up rule. ADMIN_TOKEN is taken only by the route that creates the first
+// ADMIN, and only while there is none.
 import { Inject, Injectable } from '@nestjs/common';
 
 import type { OperatorRule } from '../auth/decorators.js';
