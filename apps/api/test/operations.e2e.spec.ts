@@ -4,11 +4,13 @@
 import { Writable } from 'node:stream';
 
 import { RequestMethod } from '@nestjs/common';
-import { ModulesContainer, type ReflectableDecorator, Reflector } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { isEnvelope } from '@svc/protocol';
 
-import { AUTH_METADATA, operatorSecurity, orgSecurity, SECURITY_SCHEMES } from '../src/auth/decorators.js';
+import { SECURITY_SCHEMES } from '../src/auth/decorators.js';
+import { routeRuleOf, securityOf } from '../src/auth/route-rule.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
 import { servedRoutes } from './support/served-routes.js';
 import { WEB_PAGES_METADATA, webPageRoutes } from '../src/web/web-areas.js';
@@ -128,7 +130,6 @@ describe('operations', () => {
     });
 
     it('gives each route the security its auth decorator declares, which is what the guard reads', () => {
-      const reflector = new Reflector();
       const operations = new Map(
         Object.values(document.paths).flatMap((item) =>
           Object.values(item).flatMap((operation: { operationId?: string; security?: unknown }) =>
@@ -138,20 +139,13 @@ describe('operations', () => {
       );
       let checked = 0;
       for (const { metatype, name, handlers } of controllers(api)) {
-        // Pages (@WebPages) are out of the document; their session guard is tested in dashboard-sessions.
+        // Pages (@WebPages) are out of the document; their sessions are tested in dashboard-sessions and
+        // console-admin-roles.
         if (Reflect.getMetadata(WEB_PAGES_METADATA, metatype)) continue;
         for (const handler of handlers) {
-          const targets = [handler, metatype];
-          const declared = <T>(decorator: ReflectableDecorator<T>): T | undefined =>
-            reflector.getAllAndOverride(decorator, targets);
-          const operatorRule = declared(AUTH_METADATA.operator);
-          const expected = declared(AUTH_METADATA.public)
-            ? handler.name === 'token'
-              ? TOKEN_SECURITY
-              : []
-            : operatorRule
-              ? operatorSecurity(operatorRule)
-              : orgSecurity(declared(AUTH_METADATA.scope));
+          const rule = routeRuleOf(handler, metatype);
+          const expected =
+            rule.kind === 'public' && handler.name === 'token' ? TOKEN_SECURITY : securityOf(rule);
           const operation = operations.get(`${name.replace(/Controller$/, '')}_${handler.name}`);
           // /metrics is left out of the document on purpose (its own tests: metrics.e2e.spec.ts).
           if (name === 'MetricsController') {
@@ -183,6 +177,23 @@ describe('operations', () => {
         { apiKey: [], apiTimestamp: [], apiSignature: [] },
         { bearer: ['MANAGE_USERS:WRITE'] },
       ]);
+    });
+
+    it('has every page say who may open it: a console role, a dashboard page or @Public()', () => {
+      const undeclared: string[] = [];
+      let pages = 0;
+      for (const { metatype, name, handlers } of controllers(api)) {
+        if (!Reflect.getMetadata(WEB_PAGES_METADATA, metatype)) continue;
+        for (const handler of handlers) {
+          if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+          pages++;
+          const rule = routeRuleOf(handler, metatype);
+          if (!['public', 'console', 'dashboard'].includes(rule.kind))
+            undeclared.push(`${name}.${handler.name}`);
+        }
+      }
+      expect(pages).toBeGreaterThan(20);
+      expect(undeclared).toEqual([]);
     });
 
     it('describes answers as the envelope, and a missing scope as {message, status}', () => {

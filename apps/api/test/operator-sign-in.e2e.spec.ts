@@ -96,7 +96,8 @@ describe('operator sign-in', () => {
       }
     });
 
-    it('signs in: an HttpOnly SameSite=Strict cookie (Secure but on localhost), a CSRF token for writes', async () => {
+    // The cookie's attributes and the CSRF scheme, the dashboard's too: security/session-cookie.security.spec.ts.
+    it('signs in: a session cookie, a CSRF token for writes', async () => {
       const response = await api.request<{ csrfToken: string; via: string; stepUpUntil: string }>(
         'POST',
         '/api/v1/admin/session',
@@ -104,9 +105,7 @@ describe('operator sign-in', () => {
       );
       expect(response.status).toBe(200);
       const cookie = response.headers.get('set-cookie')!;
-      expect(cookie).toMatch(
-        /^svc_operator_session=ses_[A-Za-z0-9_-]{43}; Max-Age=43\d\d\d; Path=\/; HttpOnly; SameSite=Strict$/,
-      );
+      expect(cookie).toMatch(/^svc_operator_session=ses_[A-Za-z0-9_-]{43};/);
       const value = /=([^;]+)/.exec(cookie)![1]!;
       expect(
         await api.rows('SELECT method FROM operator_sessions WHERE token_hash = $1', [
@@ -114,12 +113,6 @@ describe('operator sign-in', () => {
         ]),
       ).toEqual([{ method: 'password' }]);
       expect(response.body.data).toMatchObject({ via: 'session', stepUpUntil: expect.any(String) as string });
-
-      const behindProxy = await api.request('POST', '/api/v1/admin/session', {
-        body: { email: ann.email, password: ann.password, code: await ann.code() },
-        headers: { 'x-forwarded-host': 'ops.example.com', 'x-forwarded-proto': 'https' },
-      });
-      expect(behindProxy.headers.get('set-cookie')).toMatch(/; Secure; SameSite=Strict$/);
 
       const held = { cookie: `svc_operator_session=${value}`, csrfToken: response.body.data!.csrfToken };
       const me = await api.request<{ operator: { email: string }; csrfToken: string }>(
@@ -129,7 +122,11 @@ describe('operator sign-in', () => {
           headers: session(held, false),
         },
       );
-      expect(me.body.data).toMatchObject({ operator: { email: 'ann@ops.test' }, csrfToken: held.csrfToken });
+      // A fresh token of the same session (salted each time it is given): either one works.
+      expect(me.body.data).toMatchObject({ operator: { email: 'ann@ops.test' } });
+      expect(me.body.data!.csrfToken).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(me.body.data!.csrfToken).not.toBe(held.csrfToken);
+      const fresh = { ...held, csrfToken: me.body.data!.csrfToken };
 
       // Writes with the cookie need the CSRF token; the sign-in's code counts as step-up.
       const org = await api.createOrg();
@@ -144,7 +141,7 @@ describe('operator sign-in', () => {
         headers: { cookie: held.cookie, 'x-csrf-token': `${held.csrfToken}x` },
       });
       expect(wrongCsrf.status).toBe(403);
-      const issued = await api.request('POST', path, { body: {}, headers: session(held) });
+      const issued = await api.request('POST', path, { body: {}, headers: session(fresh) });
       expect(issued.status).toBe(200);
       expect(
         await api.rows(
@@ -171,9 +168,7 @@ describe('operator sign-in', () => {
       const out = await api.signIn(ann);
       const signedOut = await api.request('DELETE', '/api/v1/admin/session', { headers: session(out) });
       expect(signedOut.status).toBe(200);
-      expect(signedOut.headers.get('set-cookie')).toMatch(
-        /^svc_operator_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict$/,
-      );
+      expect(signedOut.headers.get('set-cookie')).toMatch(/^svc_operator_session=; Max-Age=0;/);
       expect((await check(out)).status).toBe(401);
     });
 

@@ -1,19 +1,37 @@
-// Who is calling: the one global guard over the bearer and API key strategies and the operators' credentials
-// (docs/decisions.md, "Authentication: either method on every organisation route"). The guard applies to
-// every route through APP_GUARD; the module itself is not global.
+// Who is calling: the one global guard and the authentication service behind it, over the bearer and API
+// key passport strategies, the operators' credentials and the dashboard's sessions (docs/decisions.md,
+// "Authentication: one way in"). The guard applies to every route through APP_GUARD; the module itself is
+// not global.
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';
+import { DashboardSessionsModule } from '../dashboard/dashboard-sessions.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { OperatorsModule } from '../operators/operators.module.js';
+import { OrgsModule } from '../orgs/orgs.module.js';
+import { WebModule } from '../web/web.module.js';
+import { AuthenticationService } from './authentication.service.js';
 import { BearerStrategy } from './bearer.strategy.js';
 import { HmacStrategy } from './hmac.strategy.js';
-import { OrgAuthGuard } from './org-auth.guard.js';
+import { RouteAuthGuard } from './route-auth.guard.js';
 
 @Module({
-  imports: [PassportModule, CredentialsModule, MetricsModule, OperatorsModule],
-  providers: [HmacStrategy, BearerStrategy, { provide: APP_GUARD, useClass: OrgAuthGuard }],
+  imports: [
+    PassportModule,
+    CredentialsModule,
+    MetricsModule,
+    OperatorsModule,
+    DashboardSessionsModule,
+    OrgsModule,
+    WebModule,
+  ],
+  providers: [
+    HmacStrategy,
+    BearerStrategy,
+    AuthenticationService,
+    { provide: APP_GUARD, useClass: RouteAuthGuard },
+  ],
 })
 export class AuthModule {}

@@ -1,10 +1,12 @@
-// How a route declares its access, once: each decorator sets what the guard reads and the security
-// requirement OpenAPI shows for the route.
+// How a route declares who may call it, once: each decorator sets the plain data the one guard reads
+// (auth/route-rule.ts makes it the route's rule) and the security requirement OpenAPI shows for the route
+// (docs/decisions.md, "Authentication: one way in").
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiSecurity, DECORATORS } from '@nestjs/swagger';
 import type { Scope } from '@svc/protocol';
 
+import type { DashboardPageName, DashboardPermission } from '../dashboard/dashboard-permissions.js';
 import type { AuthenticatedRequest, OperatorCaller, OperatorPrincipal, Principal } from './principal.js';
 import type { OperatorRole } from './roles.js';
 
@@ -47,11 +49,13 @@ export function orgSecurity(scope?: Scope): SecurityRequirement[] {
   ];
 }
 
-/** What the guard reads. Routes declare it through the decorators below, never directly. */
+/** What the guard reads (through auth/route-rule.ts). Routes declare it with the decorators below. */
 export const AUTH_METADATA = {
   public: Reflector.createDecorator<true>({ transform: () => true }),
   scope: Reflector.createDecorator<Scope>(),
   operator: Reflector.createDecorator<OperatorRule>(),
+  dashboardRead: Reflector.createDecorator<DashboardPageName>(),
+  dashboardWrite: Reflector.createDecorator<DashboardPermission | 'SESSION'>(),
 } as const;
 
 /** No credentials needed (health, metrics, the token endpoint). On a controller or a route. */
@@ -74,7 +78,8 @@ export const RequireScope = (scope: Scope) =>
 /**
  * An operator route, with the least role it needs, e.g. @RequireRole('TRADING_OPS'); `stepUp` for sensitive
  * actions. Operators authenticate with a personal token or a console session, never an organisation's
- * credentials.
+ * credentials; a console page (@WebPages) takes the session only, with its form's CSRF token and, for
+ * `stepUp`, a fresh code in its form.
  */
 export const RequireRole = (role: OperatorRole, options: { stepUp?: boolean; bootstrap?: boolean } = {}) => {
   const rule: OperatorRule = { role, stepUp: options.stepUp ?? false, bootstrap: options.bootstrap ?? false };
@@ -85,6 +90,19 @@ export const RequireRole = (role: OperatorRole, options: { stepUp?: boolean; boo
     ApiExtension(OPERATOR_EXTENSIONS.stepUp, rule.stepUp),
   );
 };
+
+/**
+ * A dashboard page, or a page its route belongs to (its forms render it or return to it), usually on the
+ * controller: a dashboard session holding that page may open it, whatever the method.
+ */
+export const DashboardRead = (page: DashboardPageName) => AUTH_METADATA.dashboardRead(page);
+
+/**
+ * What a dashboard write (any method but GET and HEAD) needs besides the form's CSRF token: a permission the
+ * session holds, or `'SESSION'` for what any session may do (sign out, the one write that may name no page).
+ */
+export const DashboardWrite = (permission: DashboardPermission | 'SESSION') =>
+  AUTH_METADATA.dashboardWrite(permission);
 
 /** An operator route's security: a personal token or a session; ADMIN_TOKEN too on the bootstrap route. */
 export function operatorSecurity(rule: Pick<OperatorRule, 'bootstrap'>): SecurityRequirement[] {

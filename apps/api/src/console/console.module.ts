@@ -12,7 +12,6 @@ import { PolicyModule } from '../policy/policy.module.js';
 import { PricesModule } from '../prices/prices.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { ConsoleGuard } from './console.guard.js';
 import { ConsoleAuditController } from './pages/audit.controller.js';
 import { ConsoleHomeController } from './pages/home.controller.js';
 import { ConsoleKycController, ConsoleKycDocumentsController } from './pages/kyc.controller.js';
@@ -53,6 +52,5 @@ import './console-area.js';
     ConsoleAuditController,
     ConsoleOperatorsController,
   ],
-  providers: [ConsoleGuard],
 })
 export class ConsoleModule {}

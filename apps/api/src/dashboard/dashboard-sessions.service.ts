@@ -13,7 +13,7 @@ import { forbidden, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { sha256Hex } from '../credentials/secrets.js';
 import { OrgsService } from '../orgs/orgs.service.js';
-import { newWebToken } from '../web/web-session-cookie.js';
+import { newWebToken } from '../web/session-cookie.js';
 import {
   DASHBOARD_SCOPES,
   type DashboardPageName,

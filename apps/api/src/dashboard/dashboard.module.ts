@@ -9,10 +9,8 @@ import { OrgsModule } from '../orgs/orgs.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { DashboardSessionGuard } from './dashboard-session.guard.js';
 import { DashboardSessionsController } from './dashboard-sessions.controller.js';
-import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
-import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { DashboardSessionsModule } from './dashboard-sessions.module.js';
 import { CatalogueController } from './pages/catalogue.controller.js';
 import { CredentialsPageController } from './pages/credentials.controller.js';
 import { EventsPageController } from './pages/events.controller.js';
@@ -37,6 +35,7 @@ export class DashboardModule {
         CredentialsModule,
         WebhooksModule,
         EventLogModule,
+        DashboardSessionsModule,
         WebModule,
         orders,
       ],
@@ -51,7 +50,7 @@ export class DashboardModule {
         CredentialsPageController,
         CatalogueController,
       ],
-      providers: [DashboardSessionsRepository, DashboardSessionsService, DashboardSessionGuard],
+      providers: [],
     };
   }
 }

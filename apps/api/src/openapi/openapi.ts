@@ -13,7 +13,7 @@ import type { FastifyRequest } from 'fastify';
 
 import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
 import type { OperatorRole } from '../auth/roles.js';
-import { SESSION_COOKIE } from '../operators/session-cookie.js';
+import { CONSOLE_COOKIE } from '../web/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { publicOrigin } from '../common/request-origin.js';
@@ -119,7 +119,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity(SECURITY_SCHEMES.operatorSession, {
       type: 'apiKey',
       in: 'cookie',
-      name: SESSION_COOKIE,
+      name: CONSOLE_COOKIE.name,
       description:
         'A console session from POST /api/v1/admin/session; requests other than GET also send its X-CSRF-Token.',
     })

@@ -4,8 +4,8 @@ import { stringifySetCookie, parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { Public } from '../auth/decorators.js';
+import { CONSOLE_COOKIE, sessionSetCookie } from '../web/session-cookie.js';
 import { FLOW_SECONDS, OidcService } from './oidc.service.js';
-import { sessionSetCookie } from './session-cookie.js';
 
 const FLOW_COOKIE = 'svc_oidc_flow';
 const FLOW_PATH = '/api/v1/admin/sign-in/oidc';
@@ -69,7 +69,7 @@ export class OidcController {
     const { session, next } = await this.oidc.finish(query, flow);
     return reply
       .header('set-cookie', [
-        sessionSetCookie(request, session.token, session.maxAgeSeconds),
+        sessionSetCookie(request, CONSOLE_COOKIE, session.token, session.maxAgeSeconds),
         flowSetCookie(request, '', 0),
       ])
       .header('cache-control', 'no-store')

@@ -1,9 +1,9 @@
-// Who is calling an operator route (docs/operators.md): a personal token (Authorization: Bearer op_…) or a
-// console session cookie, looked up afresh on every request, so that a revocation or a role change holds at
-// once on every instance; then the route's role and step-up rule. ADMIN_TOKEN is taken only by the route
-// that creates the first ADMIN, and only while there is none.
+// The operators' credentials (docs/operators.md), for the authentication service
+// (auth/authentication.service.ts): a personal token (Authorization: Bearer op_…) or a console session,
+// looked up afresh on every request, so that a revocation or a role change holds at once on every instance;
+// then the route's role and step-up rule. ADMIN_TOKEN is taken only by the route that creates the first
+// ADMIN, and only while there is none.
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
 
 import type { OperatorRule } from '../auth/decorators.js';
 import type { OperatorCaller, OperatorPrincipal } from '../auth/principal.js';
@@ -13,7 +13,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { constantTimeEqual } from '../credentials/secrets.js';
 import { OPERATOR_TOKEN_PREFIX, sha256Hex } from './operator-secrets.js';
 import { OperatorsRepository } from './operators.repository.js';
-import { csrfHolds, readSessionCookie } from './session-cookie.js';
 
 /** A token's last use is written at most this often (a session's, at most every tenth of its idle time). */
 const TOUCH_EVERY_MS = 60_000;
@@ -27,34 +26,20 @@ export class OperatorAuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The caller of an operator route declaring `rule`, or the 401/403 that refuses them. */
-  async authenticate(request: FastifyRequest, rule: OperatorRule): Promise<OperatorCaller> {
-    const header = request.headers.authorization;
-    let principal: OperatorPrincipal;
-    if (header !== undefined) {
-      const token = /^Bearer ([^\s]+)$/.exec(header)?.[1];
-      if (token === undefined) throw unauthenticated('Authorization must be "Bearer <personal token>"');
-      if (!token.startsWith(OPERATOR_TOKEN_PREFIX) && this.isAdminToken(token)) return this.bootstrap(rule);
-      principal = await this.fromToken(token);
-    } else {
-      const session = readSessionCookie(request.headers.cookie);
-      if (session === undefined) {
-        throw unauthenticated(
-          'the operator routes need a personal token (Authorization: Bearer op_…) or a console session ' +
-            '(sign in with POST /api/v1/admin/session)',
-          { 'www-authenticate': 'Bearer' },
-        );
-      }
-      principal = await this.fromSession(session);
-      if (!csrfHolds(request, session)) {
-        throw forbidden("a request with the session cookie must send the session's X-CSRF-Token");
-      }
-    }
+  /**
+   * The caller an Authorization header names on an operator route declaring `rule` (a personal token, or
+   * ADMIN_TOKEN on the bootstrap route), or the 401/403 that refuses them.
+   */
+  async fromAuthorization(header: string, rule: OperatorRule): Promise<OperatorCaller> {
+    const token = /^Bearer ([^\s]+)$/.exec(header)?.[1];
+    if (token === undefined) throw unauthenticated('Authorization must be "Bearer <personal token>"');
+    if (!token.startsWith(OPERATOR_TOKEN_PREFIX) && this.isAdminToken(token)) return this.bootstrap(rule);
+    const principal = await this.fromToken(token);
     this.authorize(principal, rule);
     return principal;
   }
 
-  /** The role and step-up checks, on their own for the routes that authenticate differently. */
+  /** The role and step-up checks of an operator who authenticated. */
   authorize(principal: OperatorPrincipal, rule: OperatorRule): void {
     if (!grantsRole(principal.role, rule.role)) {
       throw forbidden(
@@ -124,10 +109,7 @@ export class OperatorAuthService {
     return principalOf(live.operator, 'token', live.id, live.secondFactorAt);
   }
 
-  /**
-   * The operator of a console session cookie's value, or the 401 when the session has ended; also what
-   * the console's pages authenticate with (console/console.guard.ts), with their own CSRF check.
-   */
+  /** The operator of a console session cookie's value, or the 401 when the session has ended. */
   async fromSession(token: string): Promise<OperatorPrincipal> {
     const now = new Date();
     const idleMs = this.config.operators.sessionIdleMinutes * 60_000;

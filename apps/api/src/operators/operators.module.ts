@@ -3,6 +3,7 @@
 import { Module } from '@nestjs/common';
 
 import { AuditModule } from '../audit/audit.module.js';
+import { WebModule } from '../web/web.module.js';
 import { OperatorAuthService } from './operator-auth.service.js';
 import { OperatorsController } from './operators.controller.js';
 import { OperatorsRepository } from './operators.repository.js';
@@ -17,7 +18,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
 import { SignInService } from './sign-in.service.js';
 
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, WebModule],
   controllers: [SessionController, OidcController, OperatorsController, PersonalTokensController],
   providers: [
     OperatorsRepository,

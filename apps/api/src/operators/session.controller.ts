@@ -5,9 +5,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentOperator, Public, RequireRole } from '../auth/decorators.js';
 import type { OperatorPrincipal } from '../auth/principal.js';
 import { ApiRoute } from '../openapi/route.decorators.js';
+import {
+  clearedSetCookie,
+  CONSOLE_COOKIE,
+  readSessionCookie,
+  sessionSetCookie,
+} from '../web/session-cookie.js';
 import { ConfirmEnrolmentDto, EnrolDto, SignInDto, StepUpDto } from './dto/sign-in.dto.js';
 import { EnrolmentService } from './enrolment.service.js';
-import { clearSessionCookie, readSessionCookie, sessionSetCookie } from './session-cookie.js';
 import { SignInService } from './sign-in.service.js';
 
 /** Enrolment, console sign-in and out, and step-up (docs/operators.md#sign-in). */
@@ -68,7 +73,7 @@ export class SessionController {
   ) {
     const session = await this.signIn.signIn(body, request.ip);
     void reply
-      .header('set-cookie', sessionSetCookie(request, session.token, session.maxAgeSeconds))
+      .header('set-cookie', sessionSetCookie(request, CONSOLE_COOKIE, session.token, session.maxAgeSeconds))
       .header('cache-control', 'no-store');
     return session.view;
   }
@@ -81,7 +86,7 @@ export class SessionController {
   @Get('session')
   @RequireRole('SUPPORT')
   describe(@CurrentOperator() caller: OperatorPrincipal, @Req() request: FastifyRequest) {
-    return this.signIn.describe(caller, readSessionCookie(request.headers.cookie));
+    return this.signIn.describe(caller, readSessionCookie(request, CONSOLE_COOKIE));
   }
 
   @ApiRoute({
@@ -102,7 +107,7 @@ export class SessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.signIn.signOut(caller);
-    void reply.header('set-cookie', clearSessionCookie(request));
+    void reply.header('set-cookie', clearedSetCookie(request, CONSOLE_COOKIE));
     return { signedOut: true as const };
   }
 

@@ -20,7 +20,7 @@ import {
 } from './operator-secrets.js';
 import { operatorView, type OperatorView } from './operator.view.js';
 import { OperatorsRepository } from './operators.repository.js';
-import { csrfTokenOf } from './session-cookie.js';
+import { CsrfTokens } from '../web/csrf-tokens.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 const REFUSED = 'the e-mail, password or code is wrong';
@@ -52,6 +52,7 @@ export class SignInService {
     private readonly repository: OperatorsRepository,
     private readonly throttle: SignInThrottle,
     private readonly audit: AuditService,
+    private readonly csrf: CsrfTokens,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -88,7 +89,7 @@ export class SignInService {
     if (session === 'replayed') await this.throttle.replayed(input.email, address);
     if (session === 'wrong' || session === 'replayed') throw unauthenticated(REFUSED);
     await this.throttle.succeeded(input.email, address);
-    return this.started(session.token, session.operator, session.row.expiresAt, session.row.secondFactorAt);
+    return this.started(session.token, session.row, session.operator);
   }
 
   /** A session for an operator single sign-on vouched for (oidc.service.ts), not stepped up. */
@@ -110,7 +111,7 @@ export class SignInService {
       });
       return inserted;
     });
-    return this.started(token, operator, row.expiresAt, null);
+    return this.started(token, row, operator);
   }
 
   /** Ends the caller's console session (a personal token is revoked instead). */
@@ -160,7 +161,7 @@ export class SignInService {
       expiresAt: session?.expiresAt.toISOString() ?? null,
       idleMinutes: session ? this.config.operators.sessionIdleMinutes : null,
       stepUpUntil: this.stepUpUntil(caller.secondFactorAt),
-      csrfToken: session && sessionToken !== undefined ? csrfTokenOf(sessionToken) : null,
+      csrfToken: session && sessionToken !== undefined ? this.csrf.create(session.id) : null,
     };
   }
 
@@ -181,9 +182,8 @@ export class SignInService {
 
   private started(
     token: string,
+    { id, expiresAt, secondFactorAt }: { id: string; expiresAt: Date; secondFactorAt: Date | null },
     operator: Operator,
-    expiresAt: Date,
-    secondFactorAt: Date | null,
   ): NewSession {
     return {
       token,
@@ -194,7 +194,7 @@ export class SignInService {
         expiresAt: expiresAt.toISOString(),
         idleMinutes: this.config.operators.sessionIdleMinutes,
         stepUpUntil: this.stepUpUntil(secondFactorAt),
-        csrfToken: csrfTokenOf(token),
+        csrfToken: this.csrf.create(id),
       },
     };
   }

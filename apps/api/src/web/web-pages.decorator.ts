@@ -1,9 +1,10 @@
 // How a controller of a web area declares itself, once: outside the OpenAPI document and the envelope,
-// past the organisation-credentials guard (the area's own session guard takes over), answering pages.
+// answering pages. Who may open each page its routes declare as any route does (auth/decorators.ts): a
+// console page's @RequireRole takes the console session, a dashboard page's @DashboardRead the dashboard's,
+// and @Public() a page that needs none (the sign-in pages).
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 
-import { AUTH_METADATA } from '../auth/decorators.js';
 import { RawResponse } from '../common/envelope.js';
 import { WebPageInterceptor } from './web-page.interceptor.js';
 import { WEB_PAGES_METADATA } from './web-areas.js';
@@ -15,9 +16,4 @@ export const WebPages = () => applyDecorators(WebFiles(), UseInterceptors(WebPag
  * same, but its handlers write the answer themselves (`@Res()`).
  */
 export const WebFiles = () =>
-  applyDecorators(
-    SetMetadata(WEB_PAGES_METADATA, true),
-    ApiExcludeController(),
-    AUTH_METADATA.public(),
-    RawResponse(),
-  );
+  applyDecorators(SetMetadata(WEB_PAGES_METADATA, true), ApiExcludeController(), RawResponse());

@@ -191,6 +191,7 @@ describe('security headers', () => {
       expect(cookieAttributes(response.headers, 'svc_operator_session')).toEqual([
         expect.stringMatching(/^max-age=\d+$/),
         'path=/',
+        expect.stringMatching(/^expires=.+ gmt$/),
         'httponly',
         'samesite=strict',
       ]);
@@ -214,6 +215,7 @@ describe('security headers', () => {
       expect(cookieAttributes(response.headers, 'svc_operator_session')).toEqual([
         expect.stringMatching(/^max-age=\d+$/),
         'path=/',
+        expect.stringMatching(/^expires=.+ gmt$/),
         'httponly',
         'samesite=strict',
       ]);
@@ -230,6 +232,7 @@ describe('security headers', () => {
       });
       expect(response.status).toBe(303);
       expect(cookieAttributes(response.headers, 'svc_dashboard')).toEqual([
+        expect.stringMatching(/^max-age=\d+$/),
         'path=/dashboard',
         expect.stringMatching(/^expires=.+ gmt$/),
         'httponly',

@@ -1,9 +1,9 @@
 // A console page that exists only in tests: one sensitive form (@RequireRole with stepUp), as the console's
 // pages that issue credentials or change operators declare theirs, to test the step-up field end to end.
-import { Controller, Get, Module, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, Module, Post } from '@nestjs/common';
 
 import { RequireRole } from '../../src/auth/decorators.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../../src/console/console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../../src/console/console-context.js';
 import { ConsolePage } from '../../src/console/views/console-page.js';
 import { StepUpField } from '../../src/console/views/step-up.js';
 import { OperatorsModule } from '../../src/operators/operators.module.js';
@@ -17,7 +17,6 @@ import { WebModule } from '../../src/web/web.module.js';
 export const sensitiveActions = { count: 0 };
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/test-step-up')
 class StepUpPageController {
   @Get()
@@ -48,6 +47,5 @@ class StepUpPageController {
 @Module({
   imports: [OperatorsModule, WebModule],
   controllers: [StepUpPageController],
-  providers: [ConsoleGuard],
 })
 export class ConsoleStepUpModule {}

@@ -1,17 +1,16 @@
 // The audit log (/console/audit): the admin api's AuditService list with its filters (operator,
 // organisation, action, time) and its keyset pages; every operator (SUPPORT) may read it, as on the api.
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 
 import { AuditService } from '../../audit/audit.service.js';
 import { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import { RequireRole } from '../../auth/decorators.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { AuditPage } from '../views/audit.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/audit')
 export class ConsoleAuditController {
   constructor(private readonly audit: AuditService) {}

@@ -1,14 +1,13 @@
 // The console's home page (/console/): every operator may open it.
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 
 import { RequireRole } from '../../auth/decorators.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { HomePage } from '../views/home.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console')
 export class ConsoleHomeController {
   @Get()

@@ -2,7 +2,7 @@
 // KycService.review as the admin api's routes (kyc/kyc-review.controller.ts) take them, so the event, the
 // review and the audit entry (naming the operator) are the same. A form with a bad text comes back with
 // the error and what was typed; nothing is written.
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import type { FastifyReply } from 'fastify';
 
@@ -16,7 +16,7 @@ import { OrgsService } from '../../orgs/orgs.service.js';
 import { checkForm } from '../../web/forms.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebFiles, WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { sendDocument, servedType } from '../document-answer.js';
 import { KYC_QUEUE } from '../nav.js';
 import { KycFilePage } from '../views/kyc-file.js';
@@ -47,7 +47,6 @@ const DECISIONS = {
 type Step = keyof typeof DECISIONS;
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/kyc')
 export class ConsoleKycController {
   constructor(
@@ -200,7 +199,6 @@ export class ConsoleKycController {
 
 /** A document's bytes, for the file page's <img>, its PDF pages (public/kyc-pdf.mjs) and its download links. */
 @WebFiles()
-@UseGuards(ConsoleGuard)
 @Controller('console/kyc')
 export class ConsoleKycDocumentsController {
   constructor(private readonly kyc: KycService) {}

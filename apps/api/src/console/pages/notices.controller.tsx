@@ -1,7 +1,7 @@
 // System notices (/console/notices): the published notices, the trading halts they caused that have not
 // ended, and for TRADING_OPS the form that publishes one through the admin api's NoticesService (the
 // SystemInformation events, the halt and the audit entry in its one transaction).
-import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 
 import { auditActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
@@ -9,13 +9,12 @@ import { PublishNoticeDto } from '../../notices/dto/publish-notice.dto.js';
 import { NoticesService } from '../../notices/notices.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { ConsolePageQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { NoticesPage } from '../views/notices.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/notices')
 export class ConsoleNoticesController {
   constructor(private readonly notices: NoticesService) {}

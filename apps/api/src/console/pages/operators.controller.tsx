@@ -1,7 +1,7 @@
 // Operators (/console/operators, ADMIN): the accounts, creating one (the answer page shows its setup token
 // once), changing a role, disabling and resetting an enrolment; each write with a fresh authenticator code,
 // as the admin api's routes, through OperatorsService as the operator.
-import { Body, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 
 import { auditActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
@@ -10,13 +10,12 @@ import { CreateOperatorDto, UpdateOperatorDto } from '../../operators/dto/operat
 import { OperatorsService } from '../../operators/operators.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { ConsoleDoneQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { OperatorsPage, SetupTokenPage } from '../views/operators.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/operators')
 export class ConsoleOperatorsController {
   constructor(private readonly operators: OperatorsService) {}

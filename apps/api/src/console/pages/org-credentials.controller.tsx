@@ -1,7 +1,7 @@
 // An organisation's credentials from its console page: issuing an API key or an OAuth client (ADMIN with a
 // fresh authenticator code, as the admin routes; the answer page shows the secret once) and revoking one
 // (ADMIN). Each through the admin api's service, as the operator.
-import { Body, Controller, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Param, Post } from '@nestjs/common';
 
 import { auditActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
@@ -11,12 +11,11 @@ import { IssueApiKeyDto, IssueOAuthClientDto } from '../../credentials/dto/issue
 import { OAuthClientsService } from '../../credentials/oauth-clients.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { IssuedPage } from '../views/org-credentials.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/orgs/:orgId')
 export class ConsoleOrgCredentialsController {
   constructor(

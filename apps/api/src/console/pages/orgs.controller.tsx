@@ -2,7 +2,7 @@
 // its changes: name, domain, plan and support e-mails (ADMIN) and its policy (TRADING_OPS), the policy
 // first previewed with the Actions events the change will emit. Each through the admin api's service, as
 // the operator, with the admin route's role.
-import { Body, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 
 import { auditActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
@@ -16,7 +16,7 @@ import { UpdatePolicyDto } from '../../policy/dto/update-policy.dto.js';
 import { planPolicyChange, PolicyService } from '../../policy/policy.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { ConsoleDoneQuery, ConsoleOrgsQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formList, formMap, formNumber, formText } from '../../web/forms.js';
 import { NewOrgPage, OrgPage, OrgsPage } from '../views/orgs.js';
@@ -36,7 +36,6 @@ function policyInput(body: FormBody) {
 }
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/orgs')
 export class ConsoleOrgsController {
   constructor(

@@ -1,6 +1,6 @@
 // Prices (/console/prices): the operator prices orders execute at, listed by symbol, and set through the
 // admin api's PricesService (same roles: SUPPORT reads, TRADING_OPS sets; audited as the operator).
-import { Body, Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 
 import { auditActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
@@ -9,13 +9,12 @@ import { SetPriceDto } from '../../prices/dto/set-price.dto.js';
 import { PricesService } from '../../prices/prices.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { ConsolePageQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formNumber, formText } from '../../web/forms.js';
 import { PricesPage } from '../views/prices.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/prices')
 export class ConsolePricesController {
   constructor(private readonly prices: PricesService) {}

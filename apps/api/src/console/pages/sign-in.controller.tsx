@@ -1,23 +1,22 @@
 // Signing in and out of the console (docs/console.md#signing-in): the form of e-mail, password and code
 // through the admin api's SignInService (same checks, throttling and audit), whose refusals are shown on
-// the page; the session cookie is the admin api's (operators/session-cookie.ts). Sign-out needs a session.
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+// the page; the session cookie is the admin api's (web/session-cookie.ts). Sign-out needs a session.
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { CurrentOperator, RequireRole } from '../../auth/decorators.js';
+import { CurrentOperator, Public, RequireRole } from '../../auth/decorators.js';
 import type { OperatorPrincipal } from '../../auth/principal.js';
 import { AppError, formRefused } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { SignInDto } from '../../operators/dto/sign-in.dto.js';
-import { clearSessionCookie, sessionSetCookie } from '../../operators/session-cookie.js';
 import { SignInService } from '../../operators/sign-in.service.js';
 import { isSameOrigin } from '../../web/same-origin.js';
+import { clearedSetCookie, CONSOLE_COOKIE, sessionSetCookie } from '../../web/session-cookie.js';
 import { returnPath } from '../../web/signed-out-answer.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { ConsoleGuard } from '../console.guard.js';
 import { CONSOLE_AREA } from '../views/console-page.js';
 import { SignedOutPage, SignInPage } from '../views/sign-in.js';
 
@@ -39,11 +38,13 @@ export class ConsoleSignInController {
   ) {}
 
   @Get('sign-in')
+  @Public()
   show(@Query('next') next: unknown) {
     return page(<SignInPage next={returnPath(CONSOLE_AREA, next)} sso={this.ssoConfigured()} />);
   }
 
   @Post('sign-in')
+  @Public()
   async submit(
     @Body() body: Record<string, unknown> | undefined,
     @Req() request: FastifyRequest,
@@ -81,7 +82,10 @@ export class ConsoleSignInController {
     }
     try {
       const session = await this.signIn.signIn(input, request.ip);
-      void reply.header('set-cookie', sessionSetCookie(request, session.token, session.maxAgeSeconds));
+      void reply.header(
+        'set-cookie',
+        sessionSetCookie(request, CONSOLE_COOKIE, session.token, session.maxAgeSeconds),
+      );
       return redirectTo(next);
     } catch (error) {
       if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
@@ -93,12 +97,12 @@ export class ConsoleSignInController {
   }
 
   @Get('signed-out')
+  @Public()
   signedOut() {
     return page(<SignedOutPage />);
   }
 
   @Post('sign-out')
-  @UseGuards(ConsoleGuard)
   @RequireRole('SUPPORT')
   async signOut(
     @CurrentOperator() operator: OperatorPrincipal,
@@ -106,7 +110,7 @@ export class ConsoleSignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.signIn.signOut(operator);
-    void reply.header('set-cookie', clearSessionCookie(request));
+    void reply.header('set-cookie', clearedSetCookie(request, CONSOLE_COOKIE));
     return redirectTo('/console/signed-out');
   }
 

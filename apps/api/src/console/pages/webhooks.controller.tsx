@@ -2,18 +2,17 @@
 // events of the last 24 hours and its last failure (by default only the failing ones), and the latest
 // FAILED events of every organisation. No admin api route reads this; it is a read for every operator
 // (SUPPORT), as the organisations' own pages are.
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 
 import { RequireRole } from '../../auth/decorators.js';
 import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, ConsoleGuard, OperatorConsole } from '../console.guard.js';
+import { type ConsoleContext, OperatorConsole } from '../console-context.js';
 import { ConsoleWebhooksQuery } from '../dto/console-queries.js';
 import { WebhooksPage } from '../views/webhooks.js';
 
 @WebPages()
-@UseGuards(ConsoleGuard)
 @Controller('console/webhooks')
 export class ConsoleWebhooksController {
   constructor(private readonly health: WebhookHealthService) {}

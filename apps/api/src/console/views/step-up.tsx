@@ -1,8 +1,9 @@
 // The field a sensitive form (a route with @RequireRole(role, { stepUp: true })) carries: when the session
-// has not shown a TOTP code within OPERATOR_STEP_UP_MINUTES, it asks for one, and the guard steps the
-// session up with it before the action (console.guard.ts); otherwise it says until when no code is needed.
+// has not shown a TOTP code within OPERATOR_STEP_UP_MINUTES, it asks for one, and the authentication
+// service steps the session up with it before the action (auth/authentication.service.ts); otherwise it
+// says until when no code is needed.
 import { Time } from '../../web/components/ui.js';
-import { type ConsoleContext, STEP_UP_FIELD } from '../console.guard.js';
+import { type ConsoleContext, STEP_UP_FIELD } from '../console-context.js';
 
 export function StepUpField(props: { readonly ctx: ConsoleContext; readonly id: string }) {
   const until = props.ctx.stepUpUntil;

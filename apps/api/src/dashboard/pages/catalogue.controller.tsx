@@ -1,18 +1,13 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 
+import { DashboardRead } from '../../auth/decorators.js';
 import { EVENT_CATALOGUE } from '../../events/event-catalogue.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { CataloguePage } from '../views/catalogue.js';
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('CATALOGUE')
 @Controller('dashboard/catalogue')
 export class CatalogueController {

@@ -1,19 +1,14 @@
 // API keys and OAuth clients: list with last use, and revocation through the api's own services (audited
 // there, as this session).
-import { Controller, Get, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 
+import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { dashboardActor } from '../../audit/admin-actor.decorator.js';
 import { ApiKeysService } from '../../credentials/api-keys.service.js';
 import { OAuthClientsService } from '../../credentials/oauth-clients.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-  DashboardWrite,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { CredentialsPage } from '../views/credentials.js';
 
 const NOTICES: Readonly<Record<string, string>> = {
@@ -24,7 +19,6 @@ const NOTICES: Readonly<Record<string, string>> = {
 const actor = (ctx: DashboardContext) => dashboardActor(ctx.session.id);
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('CREDENTIALS')
 @Controller('dashboard/credentials')
 export class CredentialsPageController {

@@ -1,8 +1,9 @@
 // The event log (docs/dashboard.md#events): the organisation's events with the api's filters, newest first;
 // one event with its body and every delivery attempt as the receiver got it; redelivery of the event and
 // recovery of failed events since a time, through the api's own services.
-import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 
+import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { AppError } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { ListEventsQuery } from '../../events/dto/list-events.query.js';
@@ -13,13 +14,7 @@ import { WebhookSecretService } from '../../webhooks/webhook-secret.service.js';
 import { WebhooksService } from '../../webhooks/webhooks.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-  DashboardWrite,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardEventQuery } from '../dto/dashboard-event.query.js';
 import { attemptRequest, type SigningEndpoint } from '../event-requests.js';
 import { EventPage } from '../views/event.js';
@@ -35,7 +30,6 @@ const shownOnPage = (error: unknown): error is AppError =>
   error instanceof AppError && (error.status === 400 || error.status === 409);
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('EVENTS')
 @Controller('dashboard/events')
 export class EventsPageController {

@@ -1,20 +1,15 @@
 // Orders with the api's filters, newest first, and one order.
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 
+import { DashboardRead } from '../../auth/decorators.js';
 import { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
 import { OrdersService } from '../../orders/orders.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { OrderPage, OrdersPage } from '../views/orders.js';
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('ORDERS')
 @Controller('dashboard/orders')
 export class OrdersPageController {

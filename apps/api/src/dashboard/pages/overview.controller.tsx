@@ -1,26 +1,18 @@
 // The overview page, and signing the whole organisation out of the dashboard.
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedSetCookie } from '../../web/web-session-cookie.js';
+import { clearedSetCookie, DASHBOARD_COOKIE } from '../../web/session-cookie.js';
 import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
-import {
-  Dashboard,
-  DASHBOARD_COOKIE,
-  DASHBOARD_PATH,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-  DashboardWrite,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';
 import { OverviewPage } from '../views/overview.js';
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('OVERVIEW')
 @Controller('dashboard')
 export class OverviewController {
@@ -45,7 +37,7 @@ export class OverviewController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.sessions.endAll(ctx.session.orgId);
-    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE, DASHBOARD_PATH));
+    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE));
     return redirectTo('/dashboard/signed-out');
   }
 }

@@ -1,22 +1,16 @@
 // Signing in and out (docs/dashboard.md#signing-in): the link's page, the button that spends it and sets
 // the session cookie, and sign-out. The sign-in pages need no session; sign-out does.
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { DashboardWrite, Public } from '../../auth/decorators.js';
 import { badRequest, formRefused } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { isSameOrigin } from '../../web/same-origin.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedSetCookie, sessionSetCookie } from '../../web/web-session-cookie.js';
-import {
-  Dashboard,
-  DASHBOARD_COOKIE,
-  DASHBOARD_PATH,
-  type DashboardContext,
-  DashboardSessionGuard,
-  DashboardWrite,
-} from '../dashboard-session.guard.js';
+import { clearedSetCookie, DASHBOARD_COOKIE, sessionSetCookie } from '../../web/session-cookie.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';
 import { landingPath } from '../nav.js';
 import { SignedOutPage, SignInPage } from '../views/sign-in.js';
@@ -36,12 +30,14 @@ export class SignInController {
   ) {}
 
   @Get('sign-in')
+  @Public()
   async show(@Query('token') token: unknown) {
     const link = await this.sessions.peek(tokenOf(token));
     return page(<SignInPage token={tokenOf(token)} {...link} />);
   }
 
   @Post('sign-in')
+  @Public()
   async signIn(
     @Body() body: Record<string, unknown> | undefined,
     @Req() request: FastifyRequest,
@@ -56,18 +52,18 @@ export class SignInController {
     const { session, token } = await this.sessions.open(tokenOf(body?.token));
     void reply.header(
       'set-cookie',
-      sessionSetCookie(request, DASHBOARD_COOKIE, token, DASHBOARD_PATH, session.expiresAt),
+      sessionSetCookie(request, DASHBOARD_COOKIE, token, (session.expiresAt.getTime() - Date.now()) / 1000),
     );
     return redirectTo(landingPath(session.pages));
   }
 
   @Get('signed-out')
+  @Public()
   signedOut() {
     return page(<SignedOutPage />);
   }
 
   @Post('sign-out')
-  @UseGuards(DashboardSessionGuard)
   @DashboardWrite('SESSION')
   async signOut(
     @Dashboard() ctx: DashboardContext,
@@ -75,7 +71,7 @@ export class SignInController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.sessions.signOut(ctx.session.id);
-    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE, DASHBOARD_PATH));
+    void reply.header('set-cookie', clearedSetCookie(request, DASHBOARD_COOKIE));
     return redirectTo('/dashboard/signed-out');
   }
 }

@@ -1,23 +1,18 @@
 // Users and one user's KYC and positions, read through the api's own services with the session's
 // organisation: another organisation's user is a 404, as on the api.
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 
+import { DashboardRead } from '../../auth/decorators.js';
 import { KycService } from '../../kyc/kyc.service.js';
 import { OrdersService } from '../../orders/orders.service.js';
 import { UsersService } from '../../users/users.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
 import { UserPage, UsersPage } from '../views/users.js';
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('USERS')
 @Controller('dashboard/users')
 export class UsersPageController {

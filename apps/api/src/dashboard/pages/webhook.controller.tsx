@@ -1,7 +1,8 @@
 // Webhook settings (docs/dashboard.md#webhook). Changes go through the api's own register service, which
 // runs the challenge; the secret is shown by WebhookSecretService, which audits it.
-import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 
+import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { dashboardActor } from '../../audit/admin-actor.decorator.js';
 import { AppError, badRequest } from '../../common/errors.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
@@ -12,17 +13,10 @@ import { WebhooksService } from '../../webhooks/webhooks.service.js';
 import { type FormBody, formTyped } from '../../web/forms.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import {
-  Dashboard,
-  type DashboardContext,
-  DashboardRead,
-  DashboardSessionGuard,
-  DashboardWrite,
-} from '../dashboard-session.guard.js';
+import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { type WebhookOutcome, WebhookPage } from '../views/webhook.js';
 
 @WebPages()
-@UseGuards(DashboardSessionGuard)
 @DashboardRead('WEBHOOK')
 @Controller('dashboard/webhook')
 export class WebhookPageController {

@@ -2,7 +2,7 @@
 // this organisation's webhook.
 import type { CatalogueEntry } from '../../events/event-catalogue.js';
 import { CodeBlock } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 
 const anchor = (key: string) => key.replace('/', '-');

@@ -3,7 +3,7 @@
 import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.view.js';
 import { CredentialTables } from '../../web/components/credentials.js';
 import { Notice } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 
 export function CredentialsPage(props: {

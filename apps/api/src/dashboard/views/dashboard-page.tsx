@@ -6,7 +6,7 @@ import { Layout } from '../../web/components/layout.js';
 import { webAreaHome } from '../../web/web-areas.js';
 import { DASHBOARD_AREA } from '../dashboard-area.js';
 import type { DashboardPageName } from '../dashboard-permissions.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { navFor } from '../nav.js';
 
 export const DASHBOARD_AREA_HOME = webAreaHome(DASHBOARD_AREA);

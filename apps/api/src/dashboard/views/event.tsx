@@ -7,7 +7,7 @@ import type { EventLogRow } from '../../events/event-log.repository.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
 import { EventStatus } from './events.js';

@@ -8,7 +8,7 @@ import type { EventLogRow } from '../../events/event-log.repository.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
 

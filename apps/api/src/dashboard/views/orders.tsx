@@ -4,7 +4,7 @@ import { ORDER_SIDES, ORDER_STATUSES, type Order } from '@svc/protocol';
 import type { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { amountText, Badge, Facts, Time, type Tone } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 
 const TONES: Readonly<Record<string, Tone>> = {

@@ -3,7 +3,7 @@ import type { OrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { amountText, Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
 import type { WebhookHealth } from '../../webhooks/webhook-health.repository.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 import { EndpointStatus } from './webhook.js';
 

@@ -2,7 +2,7 @@
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, Facts, Notice, Time } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 
 /** Whether the session may redeliver and recover (MANAGE_WEBHOOKS). */

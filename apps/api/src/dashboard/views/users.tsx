@@ -8,7 +8,7 @@ import type { UserView } from '../../users/user.view.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { amountText, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
 import type { KycHistoryItem } from '../../kyc/kyc.repository.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 

@@ -6,7 +6,7 @@ import { EVENT_CATALOGUE } from '../../events/event-catalogue.js';
 import type { WebhookView } from '../../webhooks/webhook.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
-import type { DashboardContext } from '../dashboard-session.guard.js';
+import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 
 export function EndpointStatus(props: { readonly status: string }) {
