@@ -14,7 +14,7 @@ import { systemActor } from './audit/admin-actor.decorator.js';
 import type { Principal } from './auth/principal.js';
 import { ApiKeysService } from './credentials/api-keys.service.js';
 import { CredentialsService } from './credentials/credentials.service.js';
-import { DASHBOARD_PERMISSIONS } from './dashboard/dashboard-permissions.js';
+import { DASHBOARD_PERMISSIONS } from './auth/dashboard-permissions.js';
 import { DashboardSessionsService } from './dashboard/dashboard-sessions.service.js';
 import { OAuthClientsService } from './credentials/oauth-clients.service.js';
 import { EnrolmentService } from './operators/enrolment.service.js';

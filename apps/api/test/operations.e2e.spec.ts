@@ -9,11 +9,11 @@ import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { isEnvelope } from '@svc/protocol';
 
-import { SECURITY_SCHEMES } from '../src/auth/decorators.js';
+import { SECURITY_SCHEMES, WEB_PAGES_METADATA } from '../src/auth/decorators.js';
 import { routeRuleOf, securityOf } from '../src/auth/route-rule.js';
 import { ApiFixture, type OrgSession, type TestResponse } from './support/app-fixture.js';
 import { servedRoutes } from './support/served-routes.js';
-import { WEB_PAGES_METADATA, webPageRoutes } from '../src/web/web-areas.js';
+import { webPageRoutes } from '../src/web/web-areas.js';
 import { INTERNAL_DETAIL, TestRoutesModule } from './support/test-routes.module.js';
 
 /** A pino destination that keeps every line. */

@@ -25,15 +25,15 @@ import {
   InsufficientScopeError,
   unauthenticated,
 } from '../common/errors.js';
-import { type ConsoleRequest, STEP_UP_FIELD } from '../console/console-context.js';
+import { type ConsoleRequest, STEP_UP_FIELD } from '../operators/console-context.js';
 import type { DashboardRequest } from '../dashboard/dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard/dashboard-sessions.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OperatorAuthService } from '../operators/operator-auth.service.js';
 import { SignInService } from '../operators/sign-in.service.js';
 import { OrgsService } from '../orgs/orgs.service.js';
-import { CsrfTokens, isSafeMethod } from '../web/csrf-tokens.js';
-import { CONSOLE_COOKIE, DASHBOARD_COOKIE, readSessionCookie } from '../web/session-cookie.js';
+import { CsrfTokens, isSafeMethod } from '../common/csrf-tokens.js';
+import { CONSOLE_COOKIE, DASHBOARD_COOKIE, readSessionCookie } from '../common/session-cookie.js';
 import { BEARER_STRATEGY } from './bearer.strategy.js';
 import type { OperatorRule } from './decorators.js';
 import { HMAC_STRATEGY } from './hmac.strategy.js';

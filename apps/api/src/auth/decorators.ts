@@ -6,7 +6,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiSecurity, DECORATORS } from '@nestjs/swagger';
 import type { Scope } from '@svc/protocol';
 
-import type { DashboardPageName, DashboardPermission } from '../dashboard/dashboard-permissions.js';
+import type { DashboardPageName, DashboardPermission } from './dashboard-permissions.js';
 import type { AuthenticatedRequest, OperatorCaller, OperatorPrincipal, Principal } from './principal.js';
 import type { OperatorRole } from './roles.js';
 
@@ -50,6 +50,9 @@ export function orgSecurity(scope?: Scope): SecurityRequirement[] {
 }
 
 /** What the guard reads (through auth/route-rule.ts). Routes declare it with the decorators below. */
+/** What marks a controller as one of a web area's (`@WebPages()`, web/web-pages.decorator.ts). */
+export const WEB_PAGES_METADATA = 'svc:web-pages';
+
 export const AUTH_METADATA = {
   public: Reflector.createDecorator<true>({ transform: () => true }),
   scope: Reflector.createDecorator<Scope>(),

@@ -4,9 +4,14 @@
 import { type ReflectableDecorator, Reflector } from '@nestjs/core';
 import type { Scope } from '@svc/protocol';
 
-import type { DashboardPageName, DashboardPermission } from '../dashboard/dashboard-permissions.js';
-import { WEB_PAGES_METADATA } from '../web/web-areas.js';
-import { AUTH_METADATA, type OperatorRule, operatorSecurity, orgSecurity } from './decorators.js';
+import type { DashboardPageName, DashboardPermission } from './dashboard-permissions.js';
+import {
+  AUTH_METADATA,
+  type OperatorRule,
+  operatorSecurity,
+  orgSecurity,
+  WEB_PAGES_METADATA,
+} from './decorators.js';
 
 export type RouteRule =
   /** @Public(): no credentials. */

@@ -2,8 +2,8 @@
 // it, never a database error.
 import { Injectable, type PipeTransform } from '@nestjs/common';
 
-import { badRequest } from '../common/errors.js';
-import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
+import { badRequest } from './errors.js';
+import { SYMBOL, SYMBOL_RULE } from './assets.js';
 
 const MAX_INT4 = 2147483647;
 

@@ -1,7 +1,7 @@
 // The organisation dashboard as a web area (web/web-areas.ts): its path, its name, what its error pages
 // add, and its navigation. Loaded with dashboard.module.ts, which registers it before the app answers.
 import { registerWebArea } from '../web/web-areas.js';
-import { DASHBOARD_PAGES } from './dashboard-permissions.js';
+import { DASHBOARD_PAGES } from '../auth/dashboard-permissions.js';
 import { DASHBOARD_NAV } from './nav.js';
 
 export const DASHBOARD_AREA = registerWebArea({

@@ -13,7 +13,7 @@ import { forbidden, unauthenticated } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { sha256Hex } from '../credentials/secrets.js';
 import { OrgsService } from '../orgs/orgs.service.js';
-import { newWebToken } from '../web/session-cookie.js';
+import { newWebToken } from '../common/session-cookie.js';
 import {
   DASHBOARD_SCOPES,
   type DashboardPageName,
@@ -23,7 +23,7 @@ import {
   missingScope,
   pagesGrantedBy,
   SESSION_LIFETIME_SECONDS,
-} from './dashboard-permissions.js';
+} from '../auth/dashboard-permissions.js';
 import { DashboardSessionsRepository, type LinkCreator } from './dashboard-sessions.repository.js';
 import type { CreateDashboardSessionDto } from './dto/create-dashboard-session.dto.js';
 

@@ -1,8 +1,8 @@
 // The dashboard's sections, in the order its navigation shows them. A new page adds its name to
-// DASHBOARD_PAGES and DASHBOARD_SCOPES (dashboard-permissions.ts), its link here, and its controller, which
+// DASHBOARD_PAGES and DASHBOARD_SCOPES (auth/dashboard-permissions.ts), its link here, and its controller, which
 // declares it with @DashboardRead, to dashboard.module.ts.
 import type { NavLink } from '../web/components/layout.js';
-import { DASHBOARD_PAGES, type DashboardPageName } from './dashboard-permissions.js';
+import { DASHBOARD_PAGES, type DashboardPageName } from '../auth/dashboard-permissions.js';
 
 export const DASHBOARD_HOME = '/dashboard/';
 

@@ -13,7 +13,7 @@ import type { FastifyRequest } from 'fastify';
 
 import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/decorators.js';
 import type { OperatorRole } from '../auth/roles.js';
-import { CONSOLE_COOKIE } from '../web/session-cookie.js';
+import { CONSOLE_COOKIE } from '../common/session-cookie.js';
 import { ORG_USER_ID_RULE } from '../users/dto/create-user.dto.js';
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 import { publicOrigin } from '../common/request-origin.js';

@@ -11,7 +11,7 @@ import {
 } from '@svc/protocol';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
-import { DASHBOARD_PAGES, DASHBOARD_PERMISSIONS } from '../dashboard/dashboard-permissions.js';
+import { DASHBOARD_PAGES, DASHBOARD_PERMISSIONS } from '../auth/dashboard-permissions.js';
 
 import {
   arrayOf,

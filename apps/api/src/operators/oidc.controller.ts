@@ -4,7 +4,7 @@ import { stringifySetCookie, parseCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { Public } from '../auth/decorators.js';
-import { CONSOLE_COOKIE, sessionSetCookie } from '../web/session-cookie.js';
+import { CONSOLE_COOKIE, sessionSetCookie } from '../common/session-cookie.js';
 import { FLOW_SECONDS, OidcService } from './oidc.service.js';
 
 const FLOW_COOKIE = 'svc_oidc_flow';

@@ -10,7 +10,7 @@ import {
   CONSOLE_COOKIE,
   readSessionCookie,
   sessionSetCookie,
-} from '../web/session-cookie.js';
+} from '../common/session-cookie.js';
 import { ConfirmEnrolmentDto, EnrolDto, SignInDto, StepUpDto } from './dto/sign-in.dto.js';
 import { EnrolmentService } from './enrolment.service.js';
 import { SignInService } from './sign-in.service.js';

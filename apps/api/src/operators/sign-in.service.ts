@@ -20,7 +20,7 @@ import {
 } from './operator-secrets.js';
 import { operatorView, type OperatorView } from './operator.view.js';
 import { OperatorsRepository } from './operators.repository.js';
-import { CsrfTokens } from '../web/csrf-tokens.js';
+import { CsrfTokens } from '../common/csrf-tokens.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 const REFUSED = 'the e-mail, password or code is wrong';

@@ -3,7 +3,7 @@ import { NumberText } from '../common/decimal.js';
 import { CreateOperatorDto } from '../operators/dto/operator.dto.js';
 import { UpdatePolicyDto } from '../policy/dto/update-policy.dto.js';
 import { SetPriceDto } from '../prices/dto/set-price.dto.js';
-import { CSRF_FIELD } from './csrf-tokens.js';
+import { CSRF_FIELD } from '../common/csrf-tokens.js';
 import {
   checkForm,
   formInput,

@@ -10,7 +10,7 @@ import { validate } from 'class-validator';
 import { NumberText } from '../common/decimal.js';
 import { AppError, badRequest } from '../common/errors.js';
 import { refuseHiddenKeys, validationMessages } from '../common/validation.js';
-import { CSRF_FIELD } from './csrf-tokens.js';
+import { CSRF_FIELD } from '../common/csrf-tokens.js';
 
 /** A form's body as the form parser hands it over: field names to text (or absent). */
 export type FormBody = Readonly<Record<string, unknown>> | undefined;

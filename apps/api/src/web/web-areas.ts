@@ -6,6 +6,7 @@ import type { INestApplicationContext, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 
+import { WEB_PAGES_METADATA } from '../auth/decorators.js';
 import type { NavLink } from './components/layout.js';
 
 /** A route as the global prefix's exclusions take it (Nest's RouteInfo). */
@@ -73,9 +74,6 @@ export function webAreaOf(url: string): WebArea | undefined {
 export function isWebPath(url: string): boolean {
   return webAreaOf(url) !== undefined || within(url, ASSETS_PATH);
 }
-
-/** What marks a controller as one of a web area's (web-pages.decorator.ts). */
-export const WEB_PAGES_METADATA = 'svc:web-pages';
 
 /**
  * The routes of the web areas' controllers, for the global prefix's exclusions: exactly those routes, so

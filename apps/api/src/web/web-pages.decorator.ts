@@ -5,9 +5,9 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 
+import { WEB_PAGES_METADATA } from '../auth/decorators.js';
 import { RawResponse } from '../common/envelope.js';
 import { WebPageInterceptor } from './web-page.interceptor.js';
-import { WEB_PAGES_METADATA } from './web-areas.js';
 
 export const WebPages = () => applyDecorators(WebFiles(), UseInterceptors(WebPageInterceptor));
 

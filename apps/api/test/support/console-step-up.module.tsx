@@ -3,7 +3,7 @@
 import { Controller, Get, Module, Post } from '@nestjs/common';
 
 import { RequireRole } from '../../src/auth/decorators.js';
-import { type ConsoleContext, OperatorConsole } from '../../src/console/console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../src/operators/console-context.js';
 import { ConsolePage } from '../../src/console/views/console-page.js';
 import { StepUpField } from '../../src/console/views/step-up.js';
 import { OperatorsModule } from '../../src/operators/operators.module.js';

@@ -7,7 +7,7 @@ import { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import { RequireRole } from '../../auth/decorators.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { AuditPage } from '../views/audit.js';
 
 @WebPages()

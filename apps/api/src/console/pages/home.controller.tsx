@@ -4,7 +4,7 @@ import { Controller, Get } from '@nestjs/common';
 import { RequireRole } from '../../auth/decorators.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { HomePage } from '../views/home.js';
 
 @WebPages()

@@ -16,7 +16,7 @@ import { OrgsService } from '../../orgs/orgs.service.js';
 import { checkForm } from '../../web/forms.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebFiles, WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { sendDocument, servedType } from '../document-answer.js';
 import { KYC_QUEUE } from '../nav.js';
 import { KycFilePage } from '../views/kyc-file.js';

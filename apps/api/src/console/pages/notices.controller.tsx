@@ -9,7 +9,7 @@ import { PublishNoticeDto } from '../../notices/dto/publish-notice.dto.js';
 import { NoticesService } from '../../notices/notices.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { ConsolePageQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { NoticesPage } from '../views/notices.js';

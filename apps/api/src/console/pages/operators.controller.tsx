@@ -10,7 +10,7 @@ import { CreateOperatorDto, UpdateOperatorDto } from '../../operators/dto/operat
 import { OperatorsService } from '../../operators/operators.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { ConsoleDoneQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { OperatorsPage, SetupTokenPage } from '../views/operators.js';

@@ -11,7 +11,7 @@ import { IssueApiKeyDto, IssueOAuthClientDto } from '../../credentials/dto/issue
 import { OAuthClientsService } from '../../credentials/oauth-clients.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { type FormBody, formInput, formText } from '../../web/forms.js';
 import { IssuedPage } from '../views/org-credentials.js';
 

@@ -16,7 +16,7 @@ import { UpdatePolicyDto } from '../../policy/dto/update-policy.dto.js';
 import { planPolicyChange, PolicyService } from '../../policy/policy.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { ConsoleDoneQuery, ConsoleOrgsQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formList, formMap, formNumber, formText } from '../../web/forms.js';
 import { NewOrgPage, OrgPage, OrgsPage } from '../views/orgs.js';

@@ -9,7 +9,7 @@ import { SetPriceDto } from '../../prices/dto/set-price.dto.js';
 import { PricesService } from '../../prices/prices.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { ConsolePageQuery } from '../dto/console-queries.js';
 import { type FormBody, formInput, formNumber, formText } from '../../web/forms.js';
 import { PricesPage } from '../views/prices.js';

@@ -1,6 +1,6 @@
 // Signing in and out of the console (docs/console.md#signing-in): the form of e-mail, password and code
 // through the admin api's SignInService (same checks, throttling and audit), whose refusals are shown on
-// the page; the session cookie is the admin api's (web/session-cookie.ts). Sign-out needs a session.
+// the page; the session cookie is the admin api's (common/session-cookie.ts). Sign-out needs a session.
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -13,7 +13,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { SignInDto } from '../../operators/dto/sign-in.dto.js';
 import { SignInService } from '../../operators/sign-in.service.js';
 import { isSameOrigin } from '../../web/same-origin.js';
-import { clearedSetCookie, CONSOLE_COOKIE, sessionSetCookie } from '../../web/session-cookie.js';
+import { clearedSetCookie, CONSOLE_COOKIE, sessionSetCookie } from '../../common/session-cookie.js';
 import { returnPath } from '../../web/signed-out-answer.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';

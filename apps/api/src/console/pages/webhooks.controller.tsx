@@ -8,7 +8,7 @@ import { RequireRole } from '../../auth/decorators.js';
 import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { type ConsoleContext, OperatorConsole } from '../console-context.js';
+import { type ConsoleContext, OperatorConsole } from '../../operators/console-context.js';
 import { ConsoleWebhooksQuery } from '../dto/console-queries.js';
 import { WebhooksPage } from '../views/webhooks.js';
 

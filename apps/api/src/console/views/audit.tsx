@@ -5,7 +5,7 @@ import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import type { Page } from '../../common/pagination.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { hrefWith, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 
 export function AuditPage(props: {

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { Layout } from '../../web/components/layout.js';
 import { webAreaHome } from '../../web/web-areas.js';
 import { CONSOLE_AREA } from '../console-area.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { sectionsFor } from '../nav.js';
 
 // Where the console's own pages found the area before it had a file of its own (sign-in.controller.tsx).

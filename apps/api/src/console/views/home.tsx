@@ -1,6 +1,6 @@
 // The console's home: who is signed in, with which role and how, and the sections the role opens.
 import { Facts, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { CONSOLE_HOME, sectionsFor } from '../nav.js';
 import { ConsolePage } from './console-page.js';
 

@@ -4,7 +4,7 @@
 import type { KycView } from '../../kyc/kyc.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ASSETS_PATH } from '../../web/web-areas.js';
 import { isImage } from '../document-answer.js';
 import { KYC_QUEUE } from '../nav.js';

@@ -2,7 +2,7 @@
 // first, with how long each has waited and when the wait ends in expiry.
 import { type ListPages, ListTable } from '../../web/components/list-table.js';
 import { Notice, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { KYC_QUEUE } from '../nav.js';
 import { ConsolePage } from './console-page.js';
 

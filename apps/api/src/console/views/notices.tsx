@@ -8,7 +8,7 @@ import type { TradingHalt } from '../../notices/notices.repository.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
 

@@ -6,7 +6,7 @@ import type { OperatorView } from '../../operators/operator.view.js';
 import type { CreatedOperatorView } from '../../operators/operators.service.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done } from './done.js';
 import { StepUpField } from './step-up.js';

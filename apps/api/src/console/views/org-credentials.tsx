@@ -5,7 +5,7 @@ import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.v
 import { CredentialTables } from '../../web/components/credentials.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Facts, Notice } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { mayAct } from './done.js';
 import { StepUpField } from './step-up.js';

@@ -5,7 +5,7 @@ import type { AdminOrgView } from '../../orgs/org.view.js';
 import type { PolicyChange } from '../../policy/policy.service.js';
 import { PostForm } from '../../web/components/forms.js';
 import { amountText, CodeBlock, Facts, Table } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { mayAct } from './done.js';
 

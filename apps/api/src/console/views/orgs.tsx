@@ -6,7 +6,7 @@ import type { AdminOrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Facts, hrefWith, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import type { ConsoleOrgsQuery } from '../dto/console-queries.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';

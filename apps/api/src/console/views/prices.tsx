@@ -5,7 +5,7 @@ import type { PriceView } from '../../prices/price.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { amountText, Time } from '../../web/components/ui.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
 

@@ -3,7 +3,7 @@
 // service steps the session up with it before the action (auth/authentication.service.ts); otherwise it
 // says until when no code is needed.
 import { Time } from '../../web/components/ui.js';
-import { type ConsoleContext, STEP_UP_FIELD } from '../console-context.js';
+import { type ConsoleContext, STEP_UP_FIELD } from '../../operators/console-context.js';
 
 export function StepUpField(props: { readonly ctx: ConsoleContext; readonly id: string }) {
   const until = props.ctx.stepUpUntil;

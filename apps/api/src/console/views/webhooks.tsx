@@ -8,7 +8,7 @@ import {
   FAILED_COUNT_CAP,
   type RecentFailure,
 } from '../../webhooks/webhook-health.repository.js';
-import type { ConsoleContext } from '../console-context.js';
+import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 
 const SECTION = '/console/webhooks';

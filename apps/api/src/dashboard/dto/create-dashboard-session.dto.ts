@@ -10,7 +10,7 @@ import {
   PERMISSION_DESCRIPTIONS,
   scopesText,
   SESSION_LIFETIME_SECONDS,
-} from '../dashboard-permissions.js';
+} from '../../auth/dashboard-permissions.js';
 
 const { min, max } = SESSION_LIFETIME_SECONDS;
 

@@ -6,7 +6,7 @@ import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedSetCookie, DASHBOARD_COOKIE } from '../../web/session-cookie.js';
+import { clearedSetCookie, DASHBOARD_COOKIE } from '../../common/session-cookie.js';
 import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';

@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { isSameOrigin } from '../../web/same-origin.js';
 import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
-import { clearedSetCookie, DASHBOARD_COOKIE, sessionSetCookie } from '../../web/session-cookie.js';
+import { clearedSetCookie, DASHBOARD_COOKIE, sessionSetCookie } from '../../common/session-cookie.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';
 import { landingPath } from '../nav.js';

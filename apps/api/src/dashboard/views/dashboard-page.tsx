@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { Layout } from '../../web/components/layout.js';
 import { webAreaHome } from '../../web/web-areas.js';
 import { DASHBOARD_AREA } from '../dashboard-area.js';
-import type { DashboardPageName } from '../dashboard-permissions.js';
+import type { DashboardPageName } from '../../auth/dashboard-permissions.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { navFor } from '../nav.js';
 

@@ -6,7 +6,7 @@ import {
   type DashboardPageName,
   type DashboardPermission,
   PERMISSION_DESCRIPTIONS,
-} from '../dashboard-permissions.js';
+} from '../../auth/dashboard-permissions.js';
 import { navFor } from '../nav.js';
 import { DASHBOARD_AREA_HOME } from './dashboard-page.js';
 

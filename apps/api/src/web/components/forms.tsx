@@ -1,7 +1,7 @@
-// Forms of a web area: every POST form carries the session's CSRF token (web/csrf-tokens.ts).
+// Forms of a web area: every POST form carries the session's CSRF token (common/csrf-tokens.ts).
 import type { ComponentChildren } from 'preact';
 
-import { CSRF_FIELD } from '../csrf-tokens.js';
+import { CSRF_FIELD } from '../../common/csrf-tokens.js';
 
 export function CsrfField(props: { readonly token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
