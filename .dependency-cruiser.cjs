@@ -11,7 +11,7 @@ const KERNEL = any(
   'config/',
   'common/(?!(exception\\.filter|request-hooks|content-type)\\.ts$)',
   'database/',
-  'auth/(decorators|principal|roles)\\.ts$',
+  'auth/(decorators|principal|roles|dashboard-permissions)\\.ts$',
   'openapi/(route\\.decorators|tags|schema-parts|schemas|event-schemas|operator-schemas)\\.ts$',
   'core\\.module\\.ts$',
 );
