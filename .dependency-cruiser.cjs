@@ -15,10 +15,7 @@ const KERNEL = any(
   'openapi/(route\\.decorators|tags|schema-parts|schemas|event-schemas|operator-schemas)\\.ts$',
   'core\\.module\\.ts$',
 );
-const INFRASTRUCTURE = any(
-  '(metrics|audit|health)/(?!.*\\.controller\\.tsx?$)',
-  'events/events\\.(module|repository|service)\\.ts$',
-);
+const INFRASTRUCTURE = any('(metrics|audit|health)/(?!.*\\.controller\\.tsx?$)', 'outbox/');
 const COMPOSITION = any(
   ...MODULES.map((path) => path.slice(SRC.length)),
   'app\\.ts$',
@@ -37,7 +34,7 @@ const SURFACES = any(
   '.*/nav\\.ts$',
   '.*-area\\.ts$',
 );
-const ACCESS = any('auth/', 'events/stream/', '.*\\.guard\\.ts$', '.*\\.strategy\\.ts$');
+const ACCESS = any('auth/', 'event-log/stream/', '.*\\.guard\\.ts$', '.*\\.strategy\\.ts$');
 
 const floors = [
   ['kernel', KERNEL],

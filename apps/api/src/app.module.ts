@@ -13,7 +13,7 @@ import { CoreModule } from './core.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { DatabaseModule } from './database/database.module.js';
-import { EventLogModule } from './events/event-log.module.js';
+import { EventLogModule } from './event-log/event-log.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';

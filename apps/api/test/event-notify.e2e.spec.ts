@@ -4,7 +4,7 @@
 import { EVENTS_CHANNEL } from '@svc/db';
 import pg from 'pg';
 
-import { EventsService } from '../src/events/events.service.js';
+import { OutboxService } from '../src/outbox/outbox.service.js';
 import { ApiFixture } from './support/app-fixture.js';
 
 describe('the outbox notifies the event streams', () => {
@@ -31,7 +31,7 @@ describe('the outbox notifies the event streams', () => {
   it("sends the organisation's id at commit, nothing before it and nothing for a rollback", async () => {
     payloads.length = 0;
     const org = await api.createOrg();
-    const events = api.app.get(EventsService);
+    const events = api.app.get(OutboxService);
     const data = { name: 'QUOTE_LIMIT', newValues: { EUR: 1 } };
     for (const outcome of ['commit', 'rollback'] as const) {
       payloads.length = 0;
@@ -60,7 +60,7 @@ describe('the outbox notifies the event streams', () => {
     await endpoints(orgs.map((org) => org.orgId));
     const broadcast = () =>
       api.dataSource.transaction((manager) =>
-        api.app.get(EventsService).broadcast(manager, { entity: 'SystemInformation', data: { event: 'x' } }),
+        api.app.get(OutboxService).broadcast(manager, { entity: 'SystemInformation', data: { event: 'x' } }),
       );
     expect(await broadcast()).toBe(2);
     await settle();

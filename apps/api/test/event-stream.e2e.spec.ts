@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { eventBodyText } from '@svc/protocol';
 import type { QueryRunner } from 'typeorm';
 
-import { EventsService } from '../src/events/events.service.js';
+import { OutboxService } from '../src/outbox/outbox.service.js';
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
 import { type EventStreamClient, openEventStream } from './support/event-stream-client.js';
 
@@ -59,7 +59,7 @@ describe('the event stream', () => {
     const runner: QueryRunner = a.dataSource.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
-    const id = await a.app.get(EventsService).record(runner.manager, {
+    const id = await a.app.get(OutboxService).record(runner.manager, {
       orgId: session.orgId,
       entity: 'Users',
       data: {

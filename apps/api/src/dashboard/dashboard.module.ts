@@ -3,7 +3,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';
-import { EventLogModule } from '../events/event-log.module.js';
+import { EventLogModule } from '../event-log/event-log.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { UsersModule } from '../users/users.module.js';

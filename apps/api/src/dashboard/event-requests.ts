@@ -7,7 +7,7 @@ import type { WebhookAttempt } from '@svc/db';
 import { eventBodyText } from '@svc/protocol';
 import { webhookRequestHeaders } from '@svc/webhook-sender';
 
-import type { EventLogRow } from '../events/event-log.repository.js';
+import type { EventLogRow } from '../event-log/event-log.repository.js';
 
 /** The organisation's endpoint now: its secret in clear and when it was last registered. */
 export interface SigningEndpoint {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { AuditModule } from '../audit/audit.module.js';
-import { EventsModule } from '../events/events.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler.js';
@@ -11,7 +11,7 @@ import { KycController } from './kyc.controller.js';
 import { KycService } from './kyc.service.js';
 
 @Module({
-  imports: [UsersModule, EventsModule, AuditModule, MetricsModule],
+  imports: [UsersModule, OutboxModule, AuditModule, MetricsModule],
   controllers: [KycController, KycReviewController],
   providers: [KycRepository, KycService, KycExpiryScheduler],
   exports: [KycService],

@@ -10,7 +10,7 @@ import { AuditService } from '../audit/audit.service.js';
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { conflict, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { EventsService } from '../events/events.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { UsersRepository, type UserChanges } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
@@ -67,7 +67,7 @@ export class KycService {
     private readonly kyc: KycRepository,
     private readonly users: UsersService,
     private readonly userRows: UsersRepository,
-    private readonly events: EventsService,
+    private readonly events: OutboxService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,

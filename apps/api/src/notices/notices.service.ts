@@ -10,7 +10,7 @@ import { AuditService } from '../audit/audit.service.js';
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { notFound } from '../common/errors.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
-import { EventsService } from '../events/events.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { parseInstant } from '../common/instant.js';
 import type { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { noticeView, type NoticeView, systemInformationData } from './notice.view.js';
@@ -25,7 +25,7 @@ export class NoticesService {
     private readonly dataSource: DataSource,
     private readonly notices: NoticesRepository,
     private readonly audit: AuditService,
-    private readonly events: EventsService,
+    private readonly events: OutboxService,
   ) {}
 
   publish(actor: AuditActor, input: PublishNoticeDto): Promise<PublishedNotice> {

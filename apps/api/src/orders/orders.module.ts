@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
-import { EventsModule } from '../events/events.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrdersController, PositionsController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
@@ -13,7 +13,7 @@ export class OrdersModule {
   static forRoot(venue: Venue = new OperatorPriceVenue()): DynamicModule {
     return {
       module: OrdersModule,
-      imports: [EventsModule, MetricsModule],
+      imports: [OutboxModule, MetricsModule],
       controllers: [OrdersController, PositionsController],
       providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
       exports: [OrdersService],

@@ -10,7 +10,7 @@ import { pairOf } from '../common/assets.js';
 import { badRequest, conflict, notFound } from '../common/errors.js';
 import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
-import { EventsService } from '../events/events.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
@@ -40,7 +40,7 @@ export class OrdersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly events: EventsService,
+    private readonly events: OutboxService,
     @Inject(VENUE) private readonly venue: Venue,
     private readonly metrics: MetricsService,
   ) {}

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 
 import { AuditModule } from '../audit/audit.module.js';
-import { EventsModule } from '../events/events.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { PolicyController } from './policy.controller.js';
 import { PolicyService } from './policy.service.js';
 
 @Module({
-  imports: [OrgsModule, AuditModule, EventsModule],
+  imports: [OrgsModule, AuditModule, OutboxModule],
   controllers: [PolicyController],
   providers: [PolicyService],
   exports: [PolicyService],

@@ -11,7 +11,7 @@ import { AuditService } from '../audit/audit.service.js';
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
 import { badRequest } from '../common/errors.js';
 import { Dec, exactNumber } from '../common/decimal.js';
-import { EventsService } from '../events/events.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { adminOrgView, type AdminOrgView } from '../orgs/org.view.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import type { UpdatePolicyDto } from './dto/update-policy.dto.js';
@@ -104,7 +104,7 @@ export class PolicyService {
     private readonly dataSource: DataSource,
     private readonly orgs: OrgsService,
     private readonly audit: AuditService,
-    private readonly events: EventsService,
+    private readonly events: OutboxService,
   ) {}
 
   update(actor: AuditActor, orgId: number, input: UpdatePolicyDto): Promise<AdminOrgView> {

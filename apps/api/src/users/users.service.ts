@@ -6,7 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 
 import { conflict, notFound } from '../common/errors.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
-import { EventsService } from '../events/events.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { userRecord, userView, type UserView } from './user.view.js';
@@ -19,7 +19,7 @@ export class UsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UsersRepository,
-    private readonly events: EventsService,
+    private readonly events: OutboxService,
   ) {}
 
   async create(orgId: number, input: CreateUserDto): Promise<UserView> {

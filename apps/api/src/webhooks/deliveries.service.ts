@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { conflict, notFound } from '../common/errors.js';
 import { mapPage, type Page } from '../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { EventsRepository } from '../events/events.repository.js';
+import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { deliveryView, type DeliveryView } from './delivery.view.js';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -18,7 +18,7 @@ export class DeliveriesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhooksRepository,
-    private readonly events: EventsRepository,
+    private readonly events: OutboxRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -8,7 +8,7 @@ import { type AttemptResult, WebhookSender } from '@svc/webhook-sender';
 
 import { badRequest, conflict } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { catalogueEntry } from '../events/event-catalogue.js';
+import { catalogueEntry } from '../event-log/event-catalogue.js';
 import { WebhookSecretService } from './webhook-secret.service.js';
 
 export interface TestDelivery {

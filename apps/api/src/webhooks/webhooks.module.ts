@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { AuditModule } from '../audit/audit.module.js';
-import { EventsModule } from '../events/events.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrgsModule } from '../orgs/orgs.module.js';
 import { DeliveriesService } from './deliveries.service.js';
@@ -15,7 +15,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [OrgsModule, EventsModule, MetricsModule, AuditModule],
+  imports: [OrgsModule, OutboxModule, MetricsModule, AuditModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

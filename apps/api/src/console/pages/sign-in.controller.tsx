@@ -63,7 +63,7 @@ export class ConsoleSignInController {
       password: body?.password,
       code: typeof body?.code === 'string' ? body.code.trim() : body?.code,
     });
-    const again = (status: number, errors: string[]) =>
+    const signInPageWith = (status: number, errors: string[]) =>
       page(
         <SignInPage
           next={next}
@@ -75,7 +75,7 @@ export class ConsoleSignInController {
       );
     const invalid = await validate(input);
     if (invalid.length > 0) {
-      return again(
+      return signInPageWith(
         400,
         invalid.flatMap((error) => Object.values(error.constraints ?? {}).slice(0, 1)),
       );
@@ -92,7 +92,7 @@ export class ConsoleSignInController {
       for (const [name, value] of Object.entries(error.headers)) {
         if (name === 'retry-after') void reply.header(name, value);
       }
-      return again(error.status, [refusal(error)]);
+      return signInPageWith(error.status, [refusal(error)]);
     }
   }
 

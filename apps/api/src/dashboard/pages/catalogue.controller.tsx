@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 
 import { DashboardRead } from '../../auth/decorators.js';
-import { EVENT_CATALOGUE } from '../../events/event-catalogue.js';
+import { EVENT_CATALOGUE } from '../../event-log/event-catalogue.js';
 import { page } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';

@@ -6,8 +6,8 @@ import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query } from
 import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { AppError } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { ListEventsQuery } from '../../events/dto/list-events.query.js';
-import { EventLogService } from '../../events/event-log.service.js';
+import { ListEventsQuery } from '../../event-log/dto/list-events.query.js';
+import { EventLogService } from '../../event-log/event-log.service.js';
 import { DeliveriesService } from '../../webhooks/deliveries.service.js';
 import { RecoveriesService } from '../../webhooks/recoveries.service.js';
 import { WebhookSecretService } from '../../webhooks/webhook-secret.service.js';

@@ -1,6 +1,6 @@
 // The event catalogue: every kind of event with its JSON Schema and an example body as it would reach
 // this organisation's webhook.
-import type { CatalogueEntry } from '../../events/event-catalogue.js';
+import type { CatalogueEntry } from '../../event-log/event-catalogue.js';
 import { CodeBlock } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';

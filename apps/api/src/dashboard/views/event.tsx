@@ -2,8 +2,8 @@
 // and the first bytes of its answer, and the Redeliver and Recover actions.
 import type { WebhookAttempt } from '@svc/db';
 
-import { eventBody } from '../../events/event.view.js';
-import type { EventLogRow } from '../../events/event-log.repository.js';
+import { eventBody } from '../../event-log/event.view.js';
+import type { EventLogRow } from '../../event-log/event-log.repository.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';

@@ -3,8 +3,8 @@
 import { EVENT_STATUSES } from '@svc/db';
 import { ENTITY_NAMES, KYC_EVENT_TYPES } from '@svc/protocol';
 
-import type { ListEventsQuery } from '../../events/dto/list-events.query.js';
-import type { EventLogRow } from '../../events/event-log.repository.js';
+import type { ListEventsQuery } from '../../event-log/dto/list-events.query.js';
+import type { EventLogRow } from '../../event-log/event-log.repository.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';

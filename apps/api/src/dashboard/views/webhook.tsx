@@ -2,7 +2,7 @@
 // a change of URL or secret through the challenge, and a test event.
 import type { AttemptResult } from '@svc/webhook-sender';
 
-import { EVENT_CATALOGUE } from '../../events/event-catalogue.js';
+import { EVENT_CATALOGUE } from '../../event-log/event-catalogue.js';
 import type { WebhookView } from '../../webhooks/webhook.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';

@@ -6,13 +6,13 @@ import { Injectable } from '@nestjs/common';
 import type { EntityName } from '@svc/protocol';
 import type { EntityManager } from 'typeorm';
 
-import { EventsRepository, type NewEvent } from './events.repository.js';
+import { OutboxRepository, type NewEvent } from './outbox.repository.js';
 
-export type { NewEvent } from './events.repository.js';
+export type { NewEvent } from './outbox.repository.js';
 
 @Injectable()
-export class EventsService {
-  constructor(private readonly events: EventsRepository) {}
+export class OutboxService {
+  constructor(private readonly events: OutboxRepository) {}
 
   /** Records the event; answers its id. `manager` must be inside the change's transaction. */
   async record(manager: EntityManager, event: NewEvent): Promise<string> {

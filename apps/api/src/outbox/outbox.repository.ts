@@ -27,7 +27,7 @@ export interface NewEvent {
 }
 
 @Injectable()
-export class EventsRepository {
+export class OutboxRepository {
   /**
    * The event's row. The same statement notifies the worker and the event streams (delivered at commit, to
    * every api instance): a pg_notify in the INSERT costs a fraction of a trigger doing it

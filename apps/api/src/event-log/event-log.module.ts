@@ -1,5 +1,5 @@
 // The organisation's event log and event stream (docs/api-guide.md#event-log-and-stream). The outbox that
-// writes events is EventsModule, which every feature that emits events imports.
+// writes events is OutboxModule, which every feature that emits events imports.
 import { Module } from '@nestjs/common';
 
 import { CredentialsModule } from '../credentials/credentials.module.js';

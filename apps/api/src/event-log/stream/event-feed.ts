@@ -80,7 +80,8 @@ export class OrgFeed {
   private readonly live = new Set<Subscription>();
   private catchingUp = 0;
   private reading = false;
-  private again = false;
+  /** Rows may have become final since the read under way began: read once more after it. */
+  private readMore = false;
   private retry: NodeJS.Timeout | undefined;
   private retryMs: number;
   /** The xmin of the last read: whether the oldest running transaction moved on since. */
@@ -104,7 +105,7 @@ export class OrgFeed {
   wake(): void {
     if (!this.cursor || this.closed) return;
     if (this.reading) {
-      this.again = true;
+      this.readMore = true;
       return;
     }
     this.reading = true;
@@ -186,7 +187,7 @@ export class OrgFeed {
 
   private async read(): Promise<void> {
     do {
-      this.again = false;
+      this.readMore = false;
       const cursor = this.cursor as StreamKey;
       let read: StreamRead;
       try {
@@ -202,7 +203,7 @@ export class OrgFeed {
       const last = read.rows.at(-1);
       if (read.rows.length >= this.options.batch && last) {
         this.cursor = last.key;
-        this.again = true;
+        this.readMore = true;
       } else {
         // Every final row after the cursor was read: every key below (xmin, 0) is behind us.
         this.cursor = maxKey(maxKey(cursor, last?.key ?? cursor), { txid: read.xmin, position: 0n });
@@ -217,7 +218,7 @@ export class OrgFeed {
         this.retryMs = this.options.minRetryMs;
       }
       this.lastXmin = read.xmin;
-    } while (this.again);
+    } while (this.readMore);
   }
 
   private schedule(ms: number): void {
