@@ -175,7 +175,7 @@ async function startCandidate(name) {
   child.stdout.on('data', (chunk) => process.stderr.write(chunk));
 
   const pool = new pg.Pool({ connectionString: url, max: 20 });
-  // The worker's events are written as the api writes them (EventsRepository): TypeORM, the rows and their
+  // The worker's events are written as the api writes them (OutboxRepository): TypeORM, the rows and their
   // NOTIFY; the reference's through pg.
   const producer = worker
     ? await openDatabase({ url, poolSize: 20, applicationName: 'bench-api' })

@@ -5,7 +5,7 @@
 //     the master key) behind a 0.5 s cache; the signature is claimed in used_signatures (INSERT ... ON
 //     CONFLICT DO NOTHING); the body is validated as CreateUserDto is; then in ONE transaction the user
 //     row and the events row with its NOTIFY (the events table is the webhooks worker's queue, as the
-//     api's EventsRepository writes it); the same envelope back.
+//     api's OutboxRepository writes it); the same envelope back.
 //   POST /api/v1/orders/ (API key signature): the same signature check and claim; the body validated as
 //     CreateOrderDto is; then in ONE transaction the same statements and arithmetic as the api's, written
 //     independently in lib/bare-orders.mjs: lock the user and read the policy, read the facts, check, fill

@@ -147,7 +147,7 @@ export class WorkerFixture {
   }
 
   /**
-   * An event committed with its NOTIFY, as the api's EventsRepository writes it: PENDING and due, so the
+   * An event committed with its NOTIFY, as the api's OutboxRepository writes it: PENDING and due, so the
    * worker's queue (the events table) delivers it.
    */
   async enqueueEvent(
