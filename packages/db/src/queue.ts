@@ -97,14 +97,11 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
 /**
  * pg-boss's `db` option over a connection in a transaction (the manager `transaction` gives, or a runner),
  * so a job commits or rolls back with its transaction.
- * Its statements are long CTEs that take longer to plan than to run, so each is prepared once per
- * connection (named by a hash of its text; pg-boss builds a handful of distinct texts).
  */
 export function bossDb(connection: QueryRunner | EntityManager | PoolClient): Db {
   return {
     async executeSql(text: string, values?: unknown[]) {
-      const name = `pgboss_${hash('sha1', text, 'hex').slice(0, 20)}`;
-      return { rows: await query(connection, { name, text }, values) };
+      return { rows: await query(connection, text, values) };
     },
   };
 }
