@@ -1,28 +1,19 @@
-// Which body types each route takes: JSON everywhere, form-urlencoded for the token endpoint and the web
-// areas' forms only, multipart for the KYC upload only, and text in UTF-8 only. Checked before any parser
-// runs, so a body a route does not take is a 415 and nothing is written (docs/decisions.md, "Requests:
-// body types").
+// The request hook's check of the body type: JSON everywhere, the types a route declares with @TakesBody
+// (common/body-types.ts), form-urlencoded on the web areas' pages (their forms), and text in UTF-8 only.
+// Checked before any parser runs, so a body a route does not take is a 415 and nothing is written
+// (docs/decisions.md, "Requests: body types").
 import { parse as parseMediaType } from 'content-type';
 import type { FastifyRequest } from 'fastify';
 
 import { webAreaOf } from '../web/web-areas.js';
+import { declaredBodyTypes, FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from './body-types.js';
 import { unsupportedMediaType } from './errors.js';
 
-const JSON_TYPE = 'application/json';
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-const MULTIPART_TYPE = 'multipart/form-data';
-
-/** Route patterns, as registered, that take each type besides JSON. */
-const ONLY_ON: Readonly<Record<string, readonly string[]>> = {
-  [FORM_TYPE]: ['/api/v1/oauth/token'],
-  [MULTIPART_TYPE]: ['/api/v1/user/:orgUserId/kyc/documents'],
-};
-
-/** Whether `route` takes a body of type `media`; the web areas' forms post form-urlencoded. */
-const takes = (media: string, route: string) =>
+/** Whether the request's route takes a body of type `media`; the web areas' forms post form-urlencoded. */
+const takes = (media: string, request: FastifyRequest) =>
   media === JSON_TYPE ||
-  ONLY_ON[media]?.includes(route) === true ||
-  (media === FORM_TYPE && webAreaOf(route) !== undefined);
+  declaredBodyTypes(request).includes(media) ||
+  (media === FORM_TYPE && webAreaOf((request.routeOptions.url ?? '').replace(/\/$/, '')) !== undefined);
 
 /**
  * The header of nearly every body: nothing to check, no header parse (for the bearer echo target:
@@ -70,8 +61,7 @@ function checkMediaType(request: FastifyRequest, header: string): void {
       `charset ${JSON.stringify(charset.slice(0, 100))} is not accepted: send UTF-8`,
     );
   }
-  const route = (request.routeOptions.url ?? '').replace(/\/$/, '');
-  if (!takes(media, route)) {
+  if (!takes(media, request)) {
     throw unsupportedMediaType(
       `${JSON.stringify(media.slice(0, 100))} is not accepted here: send application/json`,
     );

@@ -13,12 +13,13 @@ import { FileInterceptor, type UploadedMultipartFile } from '@nestjs/platform-fa
 
 import { Caller, RequireScope } from '../auth/decorators.js';
 import type { Principal } from '../auth/principal.js';
+import { MULTIPART_TYPE, TakesBody } from '../common/body-types.js';
 import { checkDocumentFile, MAX_DOCUMENT_BYTES } from './document-file.js';
 import { KycFormDto } from './dto/kyc-form.dto.js';
 import { DOC_CATEGORY, UploadDocumentDto, UploadDocumentQuery } from './dto/upload-document.dto.js';
 import { KycUploadInterceptor } from './kyc-upload.interceptor.js';
 import { KycService } from './kyc.service.js';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/route.decorators.js';
 
 /** The organisation's side of a user's KYC: documents, the form, and where it stands. */
@@ -50,7 +51,7 @@ export class KycController {
   @Post('documents')
   @HttpCode(200)
   @RequireScope('MANAGE_USERS:WRITE')
-  @ApiConsumes('multipart/form-data')
+  @TakesBody(MULTIPART_TYPE)
   @ApiBody({
     schema: {
       type: 'object',

@@ -2,12 +2,13 @@ import { Body, Controller, Headers, HttpCode, Ip, Post, type RawBodyRequest, Req
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { OAuthClientAuth, RequireScope } from '../auth/decorators.js';
+import { FORM_TYPE, TakesBody } from '../common/body-types.js';
 import { badRequest } from '../common/errors.js';
 import { RawResponse } from '../common/envelope.js';
 import { canonicalBodyOf, JsonBodyAsText } from '../common/json-body.js';
 import { TokenRequestDto } from './token-request.dto.js';
 import { OAuthService, type ClientCredentials } from './oauth.service.js';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiRoute } from '../openapi/route.decorators.js';
 
 @ApiTags('Authentication')
@@ -25,7 +26,7 @@ export class OAuthController {
   })
   @Post('token')
   @OAuthClientAuth()
-  @ApiConsumes('application/x-www-form-urlencoded')
+  @TakesBody(FORM_TYPE)
   @HttpCode(200)
   token(
     @Body() body: TokenRequestDto,
