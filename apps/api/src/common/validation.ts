@@ -23,15 +23,20 @@ export function validationMessages(errors: ValidationError[], parent = ''): stri
   });
 }
 
+/** What every DTO is checked with: unknown fields refused, and no values echoed in the errors. */
+export const VALIDATOR_OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  validationError: { target: false, value: false },
+} as const;
+
 export function createValidationPipe(): ValidationPipe {
   memoiseRuleLookups();
   return new UnknownKeysValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    ...VALIDATOR_OPTIONS,
     transform: true,
     // Types are the DTO's own business: no silent "1" -> 1 conversion of JSON bodies.
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
     exceptionFactory: (errors) => badRequest(validationMessages(errors).join('; ')),
   });
 }
@@ -50,13 +55,21 @@ class UnknownKeysValidationPipe extends ValidationPipe {
   }
 }
 
+type DtoClass = abstract new (...args: never[]) => unknown;
+
 /**
- * Throws the 400 naming each key of `plain` that class-transformer would drop building a `dto` from it
- * (see UnknownKeysValidationPipe); call it before plainToInstance wherever a DTO is built by hand.
+ * `path: property key should not exist` for each key of `plain` that class-transformer would drop building
+ * a `dto` from it (see UnknownKeysValidationPipe); check it before plainToInstance wherever a DTO is built
+ * by hand.
  */
-export function refuseHiddenKeys(dto: abstract new (...args: never[]) => unknown, plain: unknown): void {
+export function hiddenKeyMessages(dto: DtoClass, plain: unknown): string[] {
   const prototype = dto.prototype as object;
-  const problems = inheritedKeys(plain, '', (key) => key in prototype);
+  return inheritedKeys(plain, '', (key) => key in prototype);
+}
+
+/** Throws the 400 naming each key {@link hiddenKeyMessages} finds. */
+export function refuseHiddenKeys(dto: DtoClass, plain: unknown): void {
+  const problems = hiddenKeyMessages(dto, plain);
   if (problems.length > 0) throw badRequest(problems.join('; '));
 }
 

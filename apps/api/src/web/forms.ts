@@ -8,8 +8,8 @@ import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 
 import { NumberText } from '../common/decimal.js';
-import { AppError, badRequest } from '../common/errors.js';
-import { refuseHiddenKeys, validationMessages } from '../common/validation.js';
+import { badRequest } from '../common/errors.js';
+import { hiddenKeyMessages, VALIDATOR_OPTIONS, validationMessages } from '../common/validation.js';
 import { CSRF_FIELD } from '../common/csrf-tokens.js';
 
 /** A form's body as the form parser hands it over: field names to text (or absent). */
@@ -101,21 +101,12 @@ export async function checkForm<T extends object>(
   plain: object,
 ): Promise<FormCheck<T>> {
   const fields = Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined));
-  let messages: string[];
-  try {
-    refuseHiddenKeys(dto, fields);
+  let messages = hiddenKeyMessages(dto, fields);
+  if (messages.length === 0) {
     const input = plainToInstance(dto, fields);
-    const errors = await validate(input, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      validationError: { target: false, value: false },
-    });
+    const errors = await validate(input, VALIDATOR_OPTIONS);
     if (errors.length === 0) return { ok: true, input };
     messages = validationMessages(errors);
-  } catch (error) {
-    // refuseHiddenKeys' 400: one message a key, each starting with the key's path.
-    if (!(error instanceof AppError && error.code === 'bad_request' && error.detail)) throw error;
-    messages = error.detail.split('; ');
   }
   const errors: Record<string, string[]> = {};
   for (const message of messages) (errors[fieldOf(message)] ??= []).push(message);
