@@ -9,8 +9,8 @@ import { ATTEMPT_TIMEOUT_MS, type AttemptResult, type WebhookSender } from '@svc
 import type { Logger } from 'pino';
 
 import type { WorkerConfig } from './config.js';
-import type { Attempted, DueAttempt, EventRow } from './delivery-rows.js';
-import type { GivenUp, PutBack, Retry, Settlement } from './delivery-queue.js';
+import type { DueAttempt, EventRow } from './delivery-rows.js';
+import type { Settlement } from './delivery-queue.js';
 import { EndpointPauses, type Pause } from './endpoint-pauses.js';
 import { EndpointSlots } from './endpoint-slots.js';
 import type { WorkerMetrics } from './metrics.js';
@@ -27,15 +27,8 @@ const SLOT_WAITS = { checkMs: 200, maxWaitMs: ATTEMPT_TIMEOUT_MS };
 /** When an attempt put back for a busy endpoint comes round again. */
 const BUSY_ENDPOINT_DELAY_MS = 500;
 
-/** A batch's decisions as they are made; its attempts run concurrently. */
-interface Decisions {
-  attempts: Attempted[];
-  retries: Retry[];
-  failed: GivenUp[];
-  putBack: PutBack[];
-  skipped: DueAttempt[];
-  dropped: DueAttempt[];
-}
+/** A batch's settlement as its attempts, which run concurrently, decide it; the pauses follow from them. */
+type Decisions = { -readonly [K in Exclude<keyof Settlement, 'pauses'>]: Settlement[K][number][] };
 
 export class DeliveryProcessor {
   private readonly slots: EndpointSlots;
