@@ -183,6 +183,14 @@ function queryValue(parameter: Parameter, document: OpenApiDocument): fc.Arbitra
   return fc.oneof({ arbitrary: valid(parameter.schema, document), weight: 3 }, fc.string({ maxLength: 20 }));
 }
 
+/**
+ * A generated field as a form sends it: its text. An object is sent as its JSON: String() throws on one the
+ * generator makes without Object.prototype's toString (a key named "toString" or "valueOf", say).
+ */
+function formText(field: unknown): string {
+  return typeof field === 'object' && field !== null ? JSON.stringify(field) : String(field);
+}
+
 function bodyOf(operation: Operation, document: OpenApiDocument): fc.Arbitrary<RequestOptions> {
   const content = operation.requestBody?.content ?? {};
   const json = content['application/json'];
@@ -192,7 +200,7 @@ function bodyOf(operation: Operation, document: OpenApiDocument): fc.Arbitrary<R
     return nearlyValid(schema, document).map((value) => ({
       rawBody: new URLSearchParams(
         typeof value === 'object' && value !== null
-          ? Object.entries(value).map(([key, field]) => [key, String(field)] as [string, string])
+          ? Object.entries(value).map(([key, field]) => [key, formText(field)] as [string, string])
           : [],
       ).toString(),
       contentType: 'application/x-www-form-urlencoded',
