@@ -8,7 +8,6 @@ import { startBoss } from '@svc/db';
 import { runService, StartupError } from '@svc/runtime';
 
 import { createApp } from './app.js';
-import { CredentialsService } from './credentials/credentials.service.js';
 import { loadConfig } from './config/config.js';
 import { demoDashboardLink, demoInstructions, ensureDemoCredentials } from './demo.js';
 
@@ -35,14 +34,6 @@ runService({
       );
     }
 
-    const sweep = setInterval(() => {
-      app
-        .get(CredentialsService)
-        .sweepUsedSignatures()
-        .catch((error: unknown) => logger.warn({ err: error }, 'sweeping used signatures failed'));
-    }, 60_000);
-    sweep.unref();
-
     if (config.env !== 'production') {
       const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
       const address = app.getHttpServer().address();
@@ -56,11 +47,7 @@ runService({
     // Postgres, by runService).
     return {
       stopping: 'shutting down: finishing in-flight requests',
-      stop: [
-        () => clearInterval(sweep),
-        () => app.close(),
-        () => boss.stop({ graceful: true, timeout: 10_000 }),
-      ],
+      stop: [() => app.close(), () => boss.stop({ graceful: true, timeout: 10_000 })],
     };
   },
 });

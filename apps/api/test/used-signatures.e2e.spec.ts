@@ -1,6 +1,7 @@
 // The replay guard's record (used_signatures): a signed request leaves its signature until its window
 // passes, and the sweep deletes only the rows whose window has passed.
 import { CredentialsService } from '../src/credentials/credentials.service.js';
+import { UsedSignaturesSweeper } from '../src/credentials/used-signatures.sweeper.js';
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
 
 describe('used signatures', () => {
@@ -37,5 +38,21 @@ describe('used signatures', () => {
         .sort(),
     );
     expect(after.length).toBeGreaterThan(0);
+  });
+
+  it('runs in the app as its own upkeep, deleting only the rows whose window has passed', async () => {
+    const [key] = await api.rows<{ api_key_id: string }>(
+      "INSERT INTO used_signatures (api_key_id, signature, expires_at) SELECT id, 'live', now() + interval '1 minute' FROM api_keys LIMIT 1 RETURNING api_key_id",
+    );
+    await api.rows(
+      `INSERT INTO used_signatures (api_key_id, signature, expires_at) VALUES ($1, 'passed', now() - interval '1 second')`,
+      [key!.api_key_id],
+    );
+
+    await api.app.get(UsedSignaturesSweeper).run();
+
+    const left = await api.rows<{ signature: string }>('SELECT signature FROM used_signatures');
+    expect(left.map((row) => row.signature)).toContain('live');
+    expect(left.map((row) => row.signature)).not.toContain('passed');
   });
 });

@@ -4,8 +4,9 @@ import { PeriodicTask } from './periodic-task.js';
 
 /** A logger that keeps what it was told, to read back. */
 function recordingLogger() {
-  const lines: { msg: string; err?: { message: string } }[] = [];
-  const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  type Line = { msg: string; err?: { message: string } };
+  const lines: Line[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Line) });
   return { logger, lines };
 }
 
@@ -45,9 +46,9 @@ describe('PeriodicTask', () => {
     let runs = 0;
     const task = new PeriodicTask(
       'sweeping the test table',
-      async () => {
+      () => {
         runs++;
-        if (runs === 1) throw new Error('database gone');
+        return runs === 1 ? Promise.reject(new Error('database gone')) : Promise.resolve();
       },
       logger,
       0,
@@ -56,7 +57,7 @@ describe('PeriodicTask', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         msg: 'sweeping the test table failed',
-        err: expect.objectContaining({ message: 'database gone' }),
+        err: expect.objectContaining({ message: 'database gone' }) as unknown,
       }),
     ]);
     await task.run();
@@ -92,7 +93,15 @@ describe('PeriodicTask', () => {
   it('never ticks with an interval of 0', async () => {
     const { logger } = recordingLogger();
     let runs = 0;
-    const task = new PeriodicTask('the test task', () => Promise.resolve(void runs++), logger, 0);
+    const task = new PeriodicTask(
+      'the test task',
+      () => {
+        runs++;
+        return Promise.resolve();
+      },
+      logger,
+      0,
+    );
     task.onModuleInit();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(runs).toBe(0);

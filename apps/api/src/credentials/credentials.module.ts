@@ -10,11 +10,18 @@ import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { OAuthClientsController } from './oauth-clients.controller.js';
 import { OAuthClientsService } from './oauth-clients.service.js';
+import { UsedSignaturesSweeper } from './used-signatures.sweeper.js';
 
 @Module({
   imports: [OrgsModule, AuditModule],
   controllers: [ApiKeysController, OAuthClientsController],
-  providers: [CredentialsRepository, CredentialsService, ApiKeysService, OAuthClientsService],
+  providers: [
+    CredentialsRepository,
+    CredentialsService,
+    ApiKeysService,
+    OAuthClientsService,
+    UsedSignaturesSweeper,
+  ],
   exports: [CredentialsRepository, CredentialsService, ApiKeysService, OAuthClientsService],
 })
 export class CredentialsModule {}

@@ -1,10 +1,11 @@
 // The data source and the queue, opened by the bootstrap and shared with every module, and the throttles'
-// counters, which several features share.
+// counters, which several features share, and their sweep.
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
 
 import { AttemptCountersRepository } from './attempt-counters.repository.js';
+import { AttemptCountersSweeper } from './attempt-counters.sweeper.js';
 
 export const BOSS = Symbol('BOSS');
 
@@ -18,6 +19,7 @@ export class DatabaseModule {
         { provide: DataSource, useValue: dataSource },
         { provide: BOSS, useValue: boss },
         AttemptCountersRepository,
+        AttemptCountersSweeper,
       ],
       exports: [DataSource, BOSS, AttemptCountersRepository],
     };

@@ -1,10 +1,15 @@
 // The throttles under attack (docs/operators.md#sign-in, docs/decisions.md, "Authentication: throttles"): 200 guesses at
 // once are checked no more often than the limit allows, on one instance or two, and the counters stored say
-// so; an attacker's failures from one address never lock the owner out at another, nor do replayed codes.
+// so; an attacker's failures from one address never lock the owner out at another, nor do replayed codes;
+// counters whose window has passed are swept, so guesses from many addresses leave no lasting rows.
 // Each source address is a real one: Linux routes all of 127.0.0.0/8 to the loopback interface, so a client
 // socket bound to 127.0.0.2 reaches the api as 127.0.0.2, with no forwarded header.
 import { request as httpRequest } from 'node:http';
 
+import {
+  AttemptCountersSweeper,
+  longestThrottleWindowMs,
+} from '../../src/database/attempt-counters.sweeper.js';
 import { ApiFixture } from '../support/app-fixture.js';
 import type { EnrolledOperator } from '../support/enrolled-operator.js';
 
@@ -256,5 +261,40 @@ describe('the token endpoint throttle under concurrency and attack', () => {
     const right = await token(OWNER, api, org.clientId, org.clientSecret);
     expect(right.status).toBe(200);
     expect(right.body.data).toMatchObject({ token_type: 'Bearer', scope: 'BASE_MODULE:READ' });
+  });
+});
+
+describe('the throttles counters kept only for live windows', () => {
+  let api: ApiFixture;
+  beforeAll(async () => {
+    api = await ApiFixture.start();
+  });
+  afterAll(() => api.close());
+
+  it('sweeps every counter past the longest window, however many addresses left one, and keeps live ones', async () => {
+    const windowMs = longestThrottleWindowMs(api.config);
+    await api.rows(
+      `INSERT INTO attempt_counters (key, window_start, attempts)
+       SELECT 'address:10.0.' || (n / 256) || '.' || (n % 256),
+              now() - $1 * interval '1 millisecond' - interval '1 second', 3
+       FROM generate_series(0, 9999) AS n`,
+      [windowMs],
+    );
+    await api.rows(
+      `INSERT INTO attempt_counters (key, window_start, attempts)
+       VALUES ('address:192.0.2.1', now(), 2),
+              ('account:live@ops.test', now() - $1 * interval '1 millisecond' + interval '1 minute', 1)`,
+      [windowMs],
+    );
+
+    await api.app.get(AttemptCountersSweeper).run();
+
+    const left = await api.rows<{ key: string; attempts: number }>(
+      'SELECT key, attempts FROM attempt_counters ORDER BY key',
+    );
+    expect(left).toEqual([
+      { key: 'account:live@ops.test', attempts: 1 },
+      { key: 'address:192.0.2.1', attempts: 2 },
+    ]);
   });
 });
