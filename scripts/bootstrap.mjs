@@ -5,7 +5,7 @@
 // Node for the services and the test matrix) is installed from the npm registry into .tools/ (git-ignored);
 // a second run finds it there and goes straight on. No dependencies: this file (and dev-runner.mjs, which
 // runs `start`'s processes) runs before anything is installed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,14 +47,71 @@ async function test() {
     summarise(results, `The ${tier} tests of every package`);
     return;
   }
-  pnpm(['exec', 'prettier', '--check', '--log-level=warn', '.']);
-  pnpm(['exec', 'eslint', 'scripts', 'eslint.config.mjs', 'jest.preset.cjs']);
-  // The api's floors (README, "The api's floors"): an import that points up fails the run.
-  pnpm(['exec', 'depcruise', 'apps/api/src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
+  // The checks that need no build run beside turbo, whose first builds leave a core idle; their output
+  // is held until each ends, so that it reads whole (docs/decisions.md, "Toolchain: builds and the test gate").
+  const checks = Promise.all([
+    held('format', ['exec', 'prettier', '--check', '--log-level=warn', '.']),
+    held('lint of the root scripts', ['exec', 'eslint', 'scripts', 'eslint.config.mjs', 'jest.preset.cjs']),
+    // The api's floors (README, "The api's floors"): an import that points up fails the run.
+    held('floors', [
+      'exec',
+      'depcruise',
+      'apps/api/src',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+    ]),
+  ]);
   // Two tasks at a time: the service tests start PostgreSQL, apps and worker processes, and more at
   // once only makes each wait longer on two cores.
-  pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--concurrency=2']);
+  const turbo = pnpmStatus([
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    'typecheck',
+    'lint',
+    'test',
+    '--continue',
+    '--concurrency=2',
+  ]);
+  const [failedChecks, turboStatus] = await Promise.all([checks, turbo]);
+  const failures = failedChecks.filter((name) => name !== null);
+  if (turboStatus !== 0) failures.push(`turbo run build typecheck lint test (exit ${turboStatus})`);
+  if (failures.length > 0) fail(`failed: ${failures.join('; ')}`);
   summarise(results, 'All packages, every Node of the matrix');
+}
+
+/** Runs pnpm with `args`, its output held and printed when it ends; answers `name` if it failed, else null. */
+async function held(name, args) {
+  const output = [];
+  const status = await pnpmStatus(args, (chunk) => output.push(chunk));
+  const text = Buffer.concat(output).toString('utf8').trim();
+  if (status !== 0 || text)
+    console.log(`\nbootstrap: ${name} (pnpm ${args.slice(1, 2).join(' ')}):\n${text}\n`);
+  return status === 0 ? null : name;
+}
+
+/**
+ * Runs pnpm with `args` and answers its exit status (1 when it cannot start); its output goes to
+ * `onOutput` when given, else straight to the terminal.
+ */
+function pnpmStatus(args, onOutput) {
+  return new Promise((resolve) => {
+    const child = spawn(env.PNPM_BIN, args, {
+      cwd: root,
+      env,
+      stdio: onOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+    child.on('error', (error) => {
+      onOutput?.(Buffer.from(`pnpm: ${error.message}`));
+      resolve(1);
+    });
+    child.on('close', (status) => resolve(status ?? 1));
+  });
 }
 
 async function bench() {
