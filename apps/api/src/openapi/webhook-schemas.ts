@@ -1,8 +1,11 @@
 // What the webhook routes answer (webhooks/*.view.ts and the services' small answers), as JSON Schema: the
-// endpoint, its delivery attempts, redelivery and recovery; closed like every view (schemas.ts).
+// endpoint and its health, its delivery attempts, redelivery and recovery; closed like every view
+// (schemas.ts). It stands with the webhooks feature, whose health vocabulary it states.
 import { WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
+import { ENDPOINT_HEALTH_STATES, FAILING_STREAK, RECENT_ATTEMPTS } from '../webhooks/endpoint-health.js';
+import { FAILED_COUNT_CAP } from '../webhooks/webhook-health.repository.js';
 import {
   boolean,
   dateTime,
@@ -10,6 +13,7 @@ import {
   integer,
   orNull,
   record,
+  ref,
   type Schema,
   string,
   uuid,
@@ -26,9 +30,55 @@ export const WEBHOOK_SCHEMAS: Record<string, Schema> = {
       description:
         'Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it; else null',
     },
+    health: ref('WebhookHealth'),
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  WebhookHealth: record(
+    'How the endpoint fares, from its latest attempts (docs/api-guide.md#the-webhooks-health); the dashboard and the operator console show the same state',
+    {
+      state: {
+        ...enumOf(ENDPOINT_HEALTH_STATES),
+        description: `NO_ENDPOINT: its challenge failed, nothing is sent. FAILING: the last ${FAILING_STREAK} attempts or more failed, none delivered since. DEGRADED: not failing, but one of the recent attempts failed, an event of the last 24 hours is still FAILED, or the receiver asked for time. HEALTHY: none of these`,
+      },
+      reason: { ...string, description: 'Why, in one sentence' },
+      recentAttempts: {
+        type: 'integer',
+        minimum: 0,
+        maximum: RECENT_ATTEMPTS,
+        description: `The attempts looked at: the latest ${RECENT_ATTEMPTS} at most, since the webhook was registered and in the last 24 hours`,
+      },
+      recentFailures: { type: 'integer', minimum: 0, description: 'Of those, how many failed' },
+      consecutiveFailures: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Of those, the failed ones since the latest delivered one',
+      },
+      failedEvents: {
+        type: 'integer',
+        minimum: 0,
+        description: `Events of the last 24 hours still FAILED (counted up to ${FAILED_COUNT_CAP}); a recovery brings them back`,
+      },
+      lastError: {
+        ...orNull(
+          record('The latest failed attempt of those looked at', {
+            at: dateTime,
+            errorKind: {
+              type: ['string', 'null'],
+              enum: [...ATTEMPT_ERROR_KINDS, null],
+              description: 'Why the attempt failed, as in the delivery log',
+            },
+            statusCode: orNull(integer),
+            response: {
+              ...string,
+              description: "The first 1 KB of the receiver's answer, or the error's text",
+            },
+          }),
+        ),
+        description: 'Null when none of the attempts looked at failed',
+      },
+    },
+  ),
   DeletedWebhook: record('The webhook that was removed', {
     url: string,
     deleted: { type: 'boolean', const: true },
