@@ -4,6 +4,7 @@
 import { WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
 import { ATTEMPT_ERROR_KINDS } from '@svc/webhook-sender';
 
+import { DELIVERY_STATES } from '../webhooks/delivery-state.js';
 import { ENDPOINT_HEALTH_STATES, FAILING_STREAK, RECENT_ATTEMPTS } from '../webhooks/endpoint-health.js';
 import { FAILED_COUNT_CAP } from '../webhooks/webhook-health.repository.js';
 import {
@@ -18,6 +19,19 @@ import {
   string,
   uuid,
 } from './schema-parts.js';
+
+/** A failed attempt, as the health and an event's delivery show it. */
+const attemptError = (description: string) =>
+  record(description, {
+    at: dateTime,
+    errorKind: {
+      type: ['string', 'null'],
+      enum: [...ATTEMPT_ERROR_KINDS, null],
+      description: 'Why the attempt failed, as in the delivery log',
+    },
+    statusCode: orNull(integer),
+    response: { ...string, description: "The first 1 KB of the receiver's answer, or the error's text" },
+  });
 
 export const WEBHOOK_SCHEMAS: Record<string, Schema> = {
   Webhook: record("The organisation's webhook endpoint; never its secret", {
@@ -60,25 +74,26 @@ export const WEBHOOK_SCHEMAS: Record<string, Schema> = {
         description: `Events of the last 24 hours still FAILED (counted up to ${FAILED_COUNT_CAP}); a recovery brings them back`,
       },
       lastError: {
-        ...orNull(
-          record('The latest failed attempt of those looked at', {
-            at: dateTime,
-            errorKind: {
-              type: ['string', 'null'],
-              enum: [...ATTEMPT_ERROR_KINDS, null],
-              description: 'Why the attempt failed, as in the delivery log',
-            },
-            statusCode: orNull(integer),
-            response: {
-              ...string,
-              description: "The first 1 KB of the receiver's answer, or the error's text",
-            },
-          }),
-        ),
+        ...orNull(attemptError('The latest failed attempt of those looked at')),
         description: 'Null when none of the attempts looked at failed',
       },
     },
   ),
+  EventDelivery: record("Where the event's webhook delivery stands (docs/api-guide.md#an-events-delivery)", {
+    state: {
+      ...enumOf(DELIVERY_STATES),
+      description:
+        'PENDING: its first attempt is still to be made. RETRYING: an attempt failed and the next is scheduled (nextAttemptAt); a redelivery asked for now makes it at once. DELIVERED. FAILED: its retries or its 24-hour window are over. SKIPPED: no active webhook when its turn came',
+    },
+    nextAttemptAt: {
+      ...orNull(dateTime),
+      description: 'When the worker makes its next attempt, while PENDING or RETRYING; else null',
+    },
+    lastError: {
+      ...orNull(attemptError('The latest failed attempt')),
+      description: 'While RETRYING, the latest failed attempt; else null',
+    },
+  }),
   DeletedWebhook: record('The webhook that was removed', {
     url: string,
     deleted: { type: 'boolean', const: true },
