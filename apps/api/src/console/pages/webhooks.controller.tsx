@@ -23,7 +23,11 @@ export class ConsoleWebhooksController {
   async show(@OperatorConsole() ctx: ConsoleContext, @Query() query: ConsoleWebhooksQuery) {
     const show = query.show ?? 'unhealthy';
     const [endpoints, failures] = await Promise.all([
-      this.health.endpoints({ limit: query.limit, cursor: query.cursor, unhealthyOnly: show === 'unhealthy' }),
+      this.health.endpoints({
+        limit: query.limit,
+        cursor: query.cursor,
+        unhealthyOnly: show === 'unhealthy',
+      }),
       this.health.recentFailures(),
     ]);
     return page(
