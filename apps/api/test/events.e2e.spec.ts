@@ -68,8 +68,8 @@ describe('the event log', () => {
       body: { orgUserId: 'log-alice', kyc: false, tnc: true },
     });
     expect(created.status).toBe(200);
-    const [row] = await api.rows<{ id: string; created_at: Date; data: string }>(
-      "SELECT id, created_at, data::text AS data FROM events WHERE org_id = $1 AND data->>'orgUserId' = 'log-alice'",
+    const [row] = await api.rows<{ id: string; created_at: Date; next_attempt_at: Date; data: string }>(
+      "SELECT id, created_at, next_attempt_at, data::text AS data FROM events WHERE org_id = $1 AND data->>'orgUserId' = 'log-alice'",
       [org.orgId],
     );
     const response = await org.signed<Entry>('GET', `/api/v1/events/${row!.id}/`);
@@ -85,7 +85,7 @@ describe('the event log', () => {
       row!.data,
     );
     expect(response.text).toBe(
-      `{"code":200,"data":{"id":"${row!.id}","status":"PENDING","body":${expectedBody}},"error":null}`,
+      `{"code":200,"data":{"id":"${row!.id}","status":"PENDING","delivery":{"state":"PENDING","nextAttemptAt":"${row!.next_attempt_at.toISOString()}","lastError":null},"body":${expectedBody}},"error":null}`,
     );
     expect(response.body.data!.body).toEqual({
       event: {
@@ -118,7 +118,10 @@ describe('the event log', () => {
     expect(one.text).toContain(`,"data":${data}}},"error":null}`);
     const page = await org.signed('GET', '/api/v1/events/?entity=Actions');
     expect(page.text).toContain(
-      `"id":"${actions}","status":"PENDING","body":{"event":{"orgId":${org.orgId},"entity":"Actions","numRetries":0,`,
+      `"id":"${actions}","status":"PENDING","delivery":{"state":"PENDING","nextAttemptAt":`,
+    );
+    expect(page.text).toContain(
+      `"lastError":null},"body":{"event":{"orgId":${org.orgId},"entity":"Actions","numRetries":0,`,
     );
     expect(page.text).toContain('"data":{"name":"ASSET_ENABLE","newValues":{"ZZ":1,"10":0,"2B":1}}}');
   });

@@ -109,8 +109,43 @@ describe('webhook deliveries', () => {
     expect(queued).toEqual([{ recovery_id: null, due: true }]);
   });
 
+  it("makes a retrying event's scheduled retry due at once instead of queueing a redelivery", async () => {
+    const id = await event(org.orgId, 'PENDING');
+    await api.rows(
+      "UPDATE events SET num_retries = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1",
+      [id],
+    );
+    const response = await org.bearer('POST', `/api/v1/webhooks/events/${id}/redeliver/`);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ eventId: id, status: 'QUEUED' });
+    expect(
+      await api.rows(
+        `SELECT status, num_retries, next_attempt_at <= now() AS due, retry_asked_at IS NOT NULL AS asked
+           FROM events WHERE id = $1`,
+        [id],
+      ),
+    ).toEqual([{ status: 'PENDING', num_retries: 1, due: true, asked: true }]);
+    expect(await api.rows('SELECT 1 FROM webhook_redeliveries WHERE event_id = $1', [id])).toEqual([]);
+  });
+
+  it('refuses Retry now for a retrying event older than 24 h, changing nothing', async () => {
+    const id = await event(org.orgId, 'PENDING', new Date(Date.now() - 24 * 3600 * 1000 - 1000));
+    await api.rows(
+      "UPDATE events SET num_retries = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1",
+      [id],
+    );
+    const response = await org.bearer('POST', `/api/v1/webhooks/events/${id}/redeliver/`);
+    expect(response.status).toBe(409);
+    expect(response.body.error).toContain('older than the 24 h delivery window');
+    expect(
+      await api.rows('SELECT next_attempt_at > now() AS later, retry_asked_at FROM events WHERE id = $1', [
+        id,
+      ]),
+    ).toEqual([{ later: true, retry_asked_at: null }]);
+  });
+
   it.each([
-    ['an event whose retries are still running', 'PENDING', 0, 409, 'still being delivered'],
+    ['an event whose first attempt is not made yet', 'PENDING', 0, 409, 'its first attempt is not made yet'],
     [
       'an event older than 24 h',
       'FAILED',

@@ -16,6 +16,8 @@ export interface EventRow {
   num_retries: number;
   created_at: Date;
   updated_at: Date;
+  /** Set while its scheduled retry was asked for at once ("Retry now"): that attempt is logged manual. */
+  retry_asked_at: Date | null;
   endpoint_id: string | null;
   url: string | null;
   secret_ciphertext: string | null;
@@ -62,7 +64,7 @@ export interface Attempted {
  */
 /** The event and its organisation's endpoint: what an attempt needs, for both fetches below. */
 const EVENT_COLUMNS = `e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.num_retries, e.created_at,
-       e.updated_at, w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status,
+       e.updated_at, e.retry_asked_at, w.id AS endpoint_id, w.url, w.secret_ciphertext, w.status AS endpoint_status,
        w.paused_until, w.last_failure_email_at`;
 
 /** The due PENDING events and their endpoints, oldest due first, skipping those another batch holds. */
@@ -98,7 +100,7 @@ export const RECORD_ATTEMPTS: Statement = {
               event_updated_at)
            SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::bool[], $6::timestamptz[], $7::int[],
                                 $8::int[], $9::text[], $10::text[], $11::bool[], $12::timestamptz[]))
-         UPDATE events SET status = 'DELIVERED', updated_at = now()
+         UPDATE events SET status = 'DELIVERED', updated_at = now(), retry_asked_at = NULL
           WHERE id = ANY($13::uuid[])`,
 };
 
@@ -108,7 +110,8 @@ export const MARK_ASKED_ATTEMPTS = `UPDATE events e SET num_retries = GREATEST(e
              FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS v(id, n, delivered) WHERE e.id = v.id`;
 
 /** Events with no ACTIVE endpoint to deliver to. Values: ids. */
-export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now() WHERE id = ANY($1::uuid[])`;
+export const MARK_SKIPPED = `UPDATE events SET status = 'SKIPPED', updated_at = now(), retry_asked_at = NULL
+            WHERE id = ANY($1::uuid[])`;
 
 /** Asked-for attempts done with (made, or impossible). Values: their ids in webhook_redeliveries. */
 export const DONE_REDELIVERIES = `DELETE FROM webhook_redeliveries WHERE id = ANY($1::uuid[])`;
@@ -122,14 +125,15 @@ export const PUT_BACK = `UPDATE events e SET next_attempt_at = v.at FROM unnest(
             WHERE e.id = v.id`;
 
 /** The next retry of each event; answers the events and their new numRetries. Values: ids, numRetries, times. */
-export const SCHEDULE_RETRIES = `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now()
+export const SCHEDULE_RETRIES = `UPDATE events e SET num_retries = v.n + 1, next_attempt_at = v.at, updated_at = now(),
+                  retry_asked_at = NULL
              FROM unnest($1::uuid[], $2::int[], $3::timestamptz[]) AS v(id, n, at)
             WHERE e.id = v.id
         RETURNING e.id, e.num_retries`;
 
 /** FAILED for good, each noted once for its organisation's failure e-mail; answers the events noted. Values: ids, numRetries. */
 export const MARK_FAILED = `WITH failed AS (
-         UPDATE events e SET status = 'FAILED', updated_at = now()
+         UPDATE events e SET status = 'FAILED', updated_at = now(), retry_asked_at = NULL
            FROM unnest($1::uuid[], $2::int[]) AS v(id, n)
           WHERE e.id = v.id AND e.num_retries = v.n
       RETURNING e.id, e.org_id)
@@ -143,7 +147,8 @@ export function attemptValues(attempts: readonly Attempted[]): unknown[] {
     column((a) => a.due.row.org_id),
     column((a) => a.due.row.url),
     column((a) => a.numRetries),
-    column((a) => a.due.asked !== undefined),
+    // Asked for: a redelivery, or a scheduled retry made at once by hand ("Retry now").
+    column((a) => a.due.asked !== undefined || a.due.row.retry_asked_at !== null),
     column((a) => a.result.startedAt.toISOString()),
     column((a) => a.result.durationMs),
     column((a) => a.result.statusCode),

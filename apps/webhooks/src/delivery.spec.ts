@@ -50,6 +50,7 @@ function eventRow(endpoint: Partial<EventRow> = {}): EventRow {
     num_retries: 0,
     created_at: now,
     updated_at: now,
+    retry_asked_at: null,
     endpoint_id: randomUUID(),
     url: receiver.url(`/${randomUUID()}`),
     secret_ciphertext: encryptSecret(config.masterKey, SECRET),

@@ -19,7 +19,7 @@ import type {
   WebhookEvent,
 } from '@svc/protocol';
 
-import type { WebhookStatus } from './webhook-types.js';
+import type { DeliveryErrorKind, WebhookStatus } from './webhook-types.js';
 
 export type {
   ActionsData,
@@ -256,11 +256,32 @@ export interface DashboardSessionsEnded {
 /** Where an event's webhook delivery stands: being delivered or retried, delivered, given up, or skipped (no webhook). */
 export type EventStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'SKIPPED';
 
+/**
+ * PENDING: its first attempt is still to be made; RETRYING: an attempt failed and the next is scheduled
+ * (a redelivery now makes it at once); DELIVERED; FAILED: retries or window over; SKIPPED: no webhook.
+ */
+export type DeliveryState = 'PENDING' | 'RETRYING' | 'DELIVERED' | 'FAILED' | 'SKIPPED';
+
+export interface EventDelivery {
+  readonly state: DeliveryState;
+  /** When the next attempt is made, while PENDING or RETRYING; else null. */
+  readonly nextAttemptAt: string | null;
+  /** While RETRYING, the latest failed attempt; else null. */
+  readonly lastError: {
+    readonly at: string;
+    readonly errorKind: DeliveryErrorKind | null;
+    readonly statusCode: number | null;
+    readonly response: string;
+  } | null;
+}
+
 /** One event of the organisation's log (GET /api/v1/events/). */
 export interface EventLogEntry {
   /** The event's id, the svc-event-id of its webhook deliveries. */
   readonly id: string;
   readonly status: EventStatus;
+  /** Where its delivery stands, with a retrying event's next attempt and last error. */
+  readonly delivery: EventDelivery;
   /**
    * The body the webhook carries, as its first delivery did: `event.numRetries` 0 and `event.updatedAt`
    * its `createdAt` (a redelivery differs in those two only).

@@ -12,8 +12,37 @@ export interface Webhook {
   readonly challengeError: string | null;
   /** Set while the receiver asked for time (429 or 503 with Retry-After): no attempt before it. */
   readonly pausedUntil: string | null;
+  /** How the endpoint fares lately; the dashboard shows the same state. */
+  readonly health: WebhookHealth;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/**
+ * NO_ENDPOINT: its challenge failed, nothing is sent. FAILING: the last 3 attempts or more failed, none
+ * delivered since. DEGRADED: a recent attempt failed, an event of the last 24 hours is still FAILED, or the
+ * receiver asked for time. HEALTHY: none of these.
+ */
+export type WebhookHealthState = 'HEALTHY' | 'DEGRADED' | 'FAILING' | 'NO_ENDPOINT';
+
+/** The endpoint's health, from its latest attempts (at most 20, since its registration, in the last 24 h). */
+export interface WebhookHealth {
+  readonly state: WebhookHealthState;
+  /** Why, in one sentence. */
+  readonly reason: string;
+  readonly recentAttempts: number;
+  readonly recentFailures: number;
+  /** Failed attempts since the latest delivered one. */
+  readonly consecutiveFailures: number;
+  /** Events of the last 24 hours still FAILED. */
+  readonly failedEvents: number;
+  /** The latest failed attempt of those looked at. */
+  readonly lastError: {
+    readonly at: string;
+    readonly errorKind: DeliveryErrorKind | null;
+    readonly statusCode: number | null;
+    readonly response: string;
+  } | null;
 }
 
 export interface RegisterWebhookParams {

@@ -8,6 +8,7 @@ import type { EntityName, KycEventType } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
 import type { PageOrder } from '../common/pagination.js';
+import type { AttemptError } from '../webhooks/endpoint-health.js';
 
 /** An event as the log and the stream read it. */
 export interface EventLogRow {
@@ -31,6 +32,14 @@ export interface EventLogRow {
 export interface StreamKey {
   readonly txid: bigint;
   readonly position: bigint;
+}
+
+/** An event as the log reads it: with where its delivery stands (webhooks/delivery-state.ts). */
+export interface LoggedEvent extends EventLogRow {
+  readonly numRetries: number;
+  readonly nextAttemptAt: Date;
+  /** The latest failed attempt, read while the event is RETRYING only; else null. */
+  readonly lastError: AttemptError | null;
 }
 
 /** The log's order: creation time, then insertion position. */
@@ -72,6 +81,27 @@ interface RawRow {
 
 const COLUMNS =
   'e.id, e.org_id, e.entity, e.event_type, e.data::text AS data, e.status, e.created_at, e.txid, e.position';
+
+interface RawLogged extends RawRow {
+  num_retries: number;
+  next_attempt_at: Date;
+  error_at: Date | null;
+  error_kind: string | null;
+  error_status: number | null;
+  error_response: string | null;
+}
+
+/**
+ * The log's columns: the stream's, the delivery's, and a retrying event's latest failed attempt (on
+ * webhook_attempts' event_id index; a condition on the outer row only, so other events read nothing).
+ */
+const LOGGED = `SELECT ${COLUMNS}, e.num_retries, e.next_attempt_at,
+       le.attempted_at AS error_at, le.error_kind, le.status_code AS error_status, le.response AS error_response
+  FROM events e
+  LEFT JOIN LATERAL (
+    SELECT a.attempted_at, a.error_kind, a.status_code, a.response FROM webhook_attempts a
+     WHERE e.status = 'PENDING' AND e.num_retries > 0 AND a.event_id = e.id AND NOT a.delivered
+     ORDER BY a.id DESC LIMIT 1) le ON true`;
 
 /**
  * The rows after a key, in stream order, with the snapshot's xmin: final rows (txid below xmin) come first
@@ -131,22 +161,21 @@ export class EventLogRepository {
     }
     values.push(limit);
     const direction = newestFirst ? 'DESC' : 'ASC';
-    const rows = await query<RawRow>(
+    const rows = await query<RawLogged>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM events e WHERE ${where.join(' AND ')}
+      `${LOGGED} WHERE ${where.join(' AND ')}
         ORDER BY e.created_at ${direction}, e.position ${direction} LIMIT $${values.length}`,
       values,
     );
-    return rows.map(toRow);
+    return rows.map(toLogged);
   }
 
-  async find(orgId: number, id: string): Promise<EventLogRow | undefined> {
-    const [row] = await query<RawRow>(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM events e WHERE e.id = $1 AND e.org_id = $2`,
-      [id, orgId],
-    );
-    return row && toRow(row);
+  async find(orgId: number, id: string): Promise<LoggedEvent | undefined> {
+    const [row] = await query<RawLogged>(this.dataSource, `${LOGGED} WHERE e.id = $1 AND e.org_id = $2`, [
+      id,
+      orgId,
+    ]);
+    return row && toLogged(row);
   }
 
   /** The key from which a new stream starts: every row below it is final. */
@@ -239,6 +268,23 @@ type Nullable<T> = { [K in keyof T]: null };
 
 function isEvent(row: RawRow | Nullable<RawRow>): row is RawRow {
   return row.id !== null;
+}
+
+function toLogged(row: RawLogged): LoggedEvent {
+  return {
+    ...toRow(row),
+    numRetries: row.num_retries,
+    nextAttemptAt: row.next_attempt_at,
+    lastError:
+      row.error_at === null
+        ? null
+        : {
+            at: row.error_at,
+            errorKind: row.error_kind,
+            statusCode: row.error_status,
+            response: row.error_response ?? '',
+          },
+  };
 }
 
 function toRow(row: RawRow): EventLogRow {

@@ -13,7 +13,7 @@ import {
 } from '../common/pagination.js';
 import { parseInstant } from '../common/instant.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
-import { type EventLogRow, EventLogRepository, type LogKey } from './event-log.repository.js';
+import { EventLogRepository, type LogKey, type LoggedEvent } from './event-log.repository.js';
 import { eventEntryText, eventPageText } from './event.view.js';
 
 /** The log's cursor: the last item's creation time (ms) and position, `1795500000000_42`. */
@@ -40,7 +40,7 @@ export class EventLogService {
     orgId: number,
     query: ListEventsQuery,
     order: PageOrder = 'oldest-first',
-  ): Promise<Page<EventLogRow>> {
+  ): Promise<Page<LoggedEvent>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const after = decodeCursor(query.cursor, LOG_KEY);
     const filter = {
@@ -60,7 +60,7 @@ export class EventLogService {
   }
 
   /** One event's row; 404 for another organisation's. */
-  async find(orgId: number, id: string): Promise<EventLogRow> {
+  async find(orgId: number, id: string): Promise<LoggedEvent> {
     const row = await this.events.find(orgId, id);
     if (!row) throw notFound(`no event ${id}`);
     return row;

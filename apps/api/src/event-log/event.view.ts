@@ -4,7 +4,8 @@
 import { eventBodyText } from '@svc/protocol';
 
 import type { Page } from '../common/pagination.js';
-import type { EventLogRow } from './event-log.repository.js';
+import { deliveryState } from '../webhooks/delivery-state.js';
+import type { EventLogRow, LoggedEvent } from './event-log.repository.js';
 
 /**
  * The event's body as its first delivery carried it (`numRetries` 0, `updatedAt` its `createdAt`), which is
@@ -24,13 +25,30 @@ export function eventBody(row: EventLogRow): string {
   );
 }
 
-/** One entry of the log: `{"id":…,"status":…,"body":{"event":…,"data":…}}`. */
-export function eventEntryText(row: EventLogRow): string {
-  return `{"id":${JSON.stringify(row.id)},"status":${JSON.stringify(row.status)},"body":${eventBody(row)}}`;
+/** Where the event's delivery stands (webhooks/delivery-state.ts), with a retrying event's last error. */
+export function eventDeliveryView(row: LoggedEvent) {
+  const { state, nextAttemptAt } = deliveryState(row);
+  const error = row.lastError;
+  return {
+    state,
+    nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+    lastError: error && {
+      at: error.at.toISOString(),
+      errorKind: error.errorKind,
+      statusCode: error.statusCode,
+      response: error.response,
+    },
+  };
+}
+
+/** One entry of the log: `{"id":…,"status":…,"delivery":{…},"body":{"event":…,"data":…}}`. */
+export function eventEntryText(row: LoggedEvent): string {
+  const delivery = JSON.stringify(eventDeliveryView(row));
+  return `{"id":${JSON.stringify(row.id)},"status":${JSON.stringify(row.status)},"delivery":${delivery},"body":${eventBody(row)}}`;
 }
 
 /** A page of the log: `{"items":[…],"nextCursor":…}`. */
-export function eventPageText(page: Page<EventLogRow>): string {
+export function eventPageText(page: Page<LoggedEvent>): string {
   return `{"items":[${page.items.map(eventEntryText).join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 

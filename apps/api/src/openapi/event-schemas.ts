@@ -59,6 +59,7 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
       description:
         'Webhook delivery: PENDING (being delivered or retried), DELIVERED, FAILED (retries over), SKIPPED (no active webhook)',
     },
+    delivery: ref('EventDelivery'),
     body: {
       ...ref('EventBody'),
       description:

@@ -20,6 +20,7 @@ import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
 import { EVENT_SCHEMAS } from './event-schemas.js';
 import { describeOperatorRoute, OPERATOR_SCHEMAS } from './operator-schemas.js';
 import { VIEW_SCHEMAS } from './schemas.js';
+import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
 import { TAG_GROUPS, TAGS } from './tags.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -140,6 +141,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     schemas: {
       ...SCHEMAS,
       ...VIEW_SCHEMAS,
+      ...WEBHOOK_SCHEMAS,
       ...OPERATOR_SCHEMAS,
       ...EVENT_SCHEMAS,
       ...document.components?.schemas,

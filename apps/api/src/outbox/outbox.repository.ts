@@ -66,18 +66,49 @@ export class OutboxRepository {
     return rows.length;
   }
 
-  /** The organisation's event (its status and when it was made), locked for the rest of the transaction. */
+  /**
+   * The organisation's event (its delivery columns and when it was made), locked for the rest of the
+   * transaction: a batch of the worker holding it is waited for, and none takes it meanwhile.
+   */
   async lock(
     manager: EntityManager,
     orgId: number,
     id: string,
-  ): Promise<Pick<Event, 'status' | 'createdAt'> | null> {
-    const [row] = await query<{ status: EventStatus; created_at: Date }>(
+  ): Promise<Pick<Event, 'status' | 'numRetries' | 'nextAttemptAt' | 'createdAt'> | null> {
+    const [row] = await query<{
+      status: EventStatus;
+      num_retries: number;
+      next_attempt_at: Date;
+      created_at: Date;
+    }>(
       manager,
-      'SELECT status, created_at FROM events WHERE id = $1 AND org_id = $2 FOR UPDATE',
+      'SELECT status, num_retries, next_attempt_at, created_at FROM events WHERE id = $1 AND org_id = $2 FOR UPDATE',
       [id, orgId],
     );
-    return row ? { status: row.status, createdAt: row.created_at } : null;
+    return row
+      ? {
+          status: row.status,
+          numRetries: row.num_retries,
+          nextAttemptAt: row.next_attempt_at,
+          createdAt: row.created_at,
+        }
+      : null;
+  }
+
+  /**
+   * A retrying event's scheduled retry made due at once and marked as asked for ("Retry now"): the event
+   * keeps its one place in the queue, so it cannot get this attempt and the scheduled one too. Wakes the
+   * worker at commit, as a redelivery does (docs/decisions.md, "Webhooks: Retry now").
+   */
+  async retryNow(manager: EntityManager, eventId: string): Promise<void> {
+    await query(
+      transactionOf(manager),
+      `WITH asked AS (
+         UPDATE events SET next_attempt_at = now(), retry_asked_at = now()
+          WHERE id = $1 AND status = 'PENDING' RETURNING 1)
+       SELECT pg_notify($2, '') FROM asked`,
+      [eventId, EVENTS_CHANNEL],
+    );
   }
 
   /** One more attempt of the event, committed with the caller's transaction. */

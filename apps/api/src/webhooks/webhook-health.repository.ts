@@ -1,29 +1,28 @@
-// Every read of webhook health: across organisations for the operator console (docs/console.md), each
-// organisation's endpoint with its FAILED events of the last 24 hours and its last failure, and the latest
-// FAILED events of every organisation; and one organisation's recent health for its dashboard. Every read
-// is bounded: endpoints a page at a time by org_id (one endpoint per organisation), failures read from the
-// end of the (org_id, failed_at) and (failed_at) indexes, a count capped at FAILED_COUNT_CAP, an
-// organisation's events and attempts on indexes that start with org_id (events_org_created,
-// webhook_attempts_org_id).
+// Every read of webhook health: the facts an endpoint's health is decided from (endpoint-health.ts), for one
+// organisation (the api, its dashboard) or every organisation's endpoint a page at a time (the operator
+// console, docs/console.md); the latest FAILED events of every organisation; and one organisation's counts
+// of the last 24 hours for its overview. Every read is bounded: endpoints a page at a time by org_id (one
+// endpoint per organisation), an endpoint's latest attempts from the end of webhook_attempts_org_attempted,
+// failures from the end of the (org_id, failed_at) and (failed_at) indexes, a count capped at
+// FAILED_COUNT_CAP, an organisation's events on events_org_created.
 // Style: SQL for every table it reads (webhook_endpoints, webhook_failures, webhook_attempts, events,
 // organisations): aggregates and lateral joins that TypeORM's finders do not express.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import { decodeCursor, INT_ID, type Page, toPage } from '../common/pagination.js';
+import { type HealthFacts, RECENT_ATTEMPTS } from './endpoint-health.js';
 
 /** Failures counted per organisation at most; more reads as "1000 or more". */
 export const FAILED_COUNT_CAP = 1000;
 
-export interface EndpointHealth {
+/** An organisation's endpoint with what its health is decided from (endpoint-health.ts). */
+export interface EndpointFacts extends HealthFacts {
   readonly orgId: number;
   readonly orgName: string;
   readonly url: string;
-  readonly status: string;
   readonly challengeError: string | null;
-  readonly pausedUntil: Date | null;
-  /** FAILED events of the last 24 hours (still FAILED: a recovered one no longer counts), capped. */
-  readonly failedLastDay: number;
+  /** When the latest of its events that failed for good did, if any did. */
   readonly lastFailureAt: Date | null;
 }
 
@@ -52,60 +51,75 @@ interface EndpointRow {
   status: string;
   challenge_error: string | null;
   paused_until: Date | null;
-  failed_last_day: string;
+  recent: number;
+  failures: number;
+  streak: number;
+  error_at: Date | null;
+  error_kind: string | null;
+  error_status: number | null;
+  error_response: string | null;
+  failed_events: number;
   last_failure_at: Date | null;
 }
+
+/**
+ * Each endpoint's facts, for `{where}`: its latest RECENT_ATTEMPTS attempts since its registration
+ * (updated_at, which only a registration moves) and in the last 24 hours, read from the end of
+ * webhook_attempts_org_attempted and numbered newest first (the streak is how many come before the first
+ * delivered one); its organisation's FAILED events of the last 24 hours, still FAILED, counted up to
+ * FAILED_COUNT_CAP; and its latest failure.
+ */
+const endpointFacts = (where: string) =>
+  `SELECT w.org_id, o.name AS org_name, w.url, w.status, w.challenge_error, w.paused_until,
+          r.recent, r.failures, r.streak, r.error_at, r.error_kind, r.error_status, r.error_response,
+          fe.n AS failed_events, lf.failed_at AS last_failure_at
+     FROM webhook_endpoints w
+     JOIN organisations o ON o.id = w.org_id
+     LEFT JOIN LATERAL (
+       SELECT count(*)::int AS recent,
+              count(*) FILTER (WHERE NOT a.delivered)::int AS failures,
+              (coalesce(min(a.n) FILTER (WHERE a.delivered), count(*) + 1) - 1)::int AS streak,
+              (array_agg(a.attempted_at ORDER BY a.n) FILTER (WHERE NOT a.delivered))[1] AS error_at,
+              (array_agg(a.error_kind ORDER BY a.n) FILTER (WHERE NOT a.delivered))[1] AS error_kind,
+              (array_agg(a.status_code ORDER BY a.n) FILTER (WHERE NOT a.delivered))[1] AS error_status,
+              (array_agg(a.response ORDER BY a.n) FILTER (WHERE NOT a.delivered))[1] AS error_response
+         FROM (SELECT latest.*, row_number() OVER (ORDER BY latest.attempted_at DESC) AS n
+                 FROM (SELECT delivered, attempted_at, error_kind, status_code, response FROM webhook_attempts
+                        WHERE org_id = w.org_id
+                          AND attempted_at > GREATEST(now() - interval '24 hours', w.updated_at)
+                        ORDER BY attempted_at DESC LIMIT ${RECENT_ATTEMPTS}) latest) a
+     ) r ON true
+     LEFT JOIN LATERAL (
+       SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM webhook_failures f JOIN events e ON e.id = f.event_id AND e.status = 'FAILED'
+          WHERE f.org_id = w.org_id AND f.failed_at > now() - interval '24 hours'
+          LIMIT ${FAILED_COUNT_CAP}) capped
+     ) fe ON true
+     LEFT JOIN LATERAL (
+       SELECT f.failed_at FROM webhook_failures f
+        WHERE f.org_id = w.org_id ORDER BY f.failed_at DESC LIMIT 1
+     ) lf ON true
+    WHERE ${where}`;
 
 @Injectable()
 export class WebhookHealthRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Endpoints by org_id; `failingOnly` keeps those not ACTIVE, paused, or with a FAILED event in the last
-   * 24 hours.
-   */
-  async endpoints(query: {
-    limit?: number | undefined;
-    cursor?: string | undefined;
-    failingOnly: boolean;
-  }): Promise<Page<EndpointHealth>> {
-    const limit = query.limit ?? 20;
+  /** The organisation's endpoint with its facts; null when none is registered. */
+  async orgFacts(orgId: number): Promise<EndpointFacts | null> {
+    const [row] = await this.dataSource.query<EndpointRow[]>(endpointFacts('w.org_id = $1'), [orgId]);
+    return row ? toFacts(row) : null;
+  }
+
+  /** Every organisation's endpoint with its facts, by org_id, a page at a time. */
+  async endpoints(query: { limit: number; cursor?: string | undefined }): Promise<Page<EndpointFacts>> {
     const after = decodeCursor(query.cursor, INT_ID) ?? 0;
     const rows = await this.dataSource.query<EndpointRow[]>(
-      `SELECT w.org_id, o.name AS org_name, w.url, w.status, w.challenge_error, w.paused_until,
-              recent.n AS failed_last_day, last.failed_at AS last_failure_at
-         FROM webhook_endpoints w
-         JOIN organisations o ON o.id = w.org_id
-         LEFT JOIN LATERAL (
-           SELECT count(*) AS n FROM (
-             SELECT 1 FROM webhook_failures f JOIN events e ON e.id = f.event_id AND e.status = 'FAILED'
-              WHERE f.org_id = w.org_id AND f.failed_at > now() - interval '24 hours'
-              LIMIT $3) capped
-         ) recent ON true
-         LEFT JOIN LATERAL (
-           SELECT f.failed_at FROM webhook_failures f
-            WHERE f.org_id = w.org_id ORDER BY f.failed_at DESC LIMIT 1
-         ) last ON true
-        WHERE w.org_id > $1
-          AND (NOT $4::boolean OR w.status <> 'ACTIVE' OR w.paused_until > now() OR recent.n > 0)
-        ORDER BY w.org_id
-        LIMIT $2`,
-      [after, limit + 1, FAILED_COUNT_CAP, query.failingOnly],
+      `${endpointFacts('w.org_id > $1')} ORDER BY w.org_id LIMIT $2`,
+      [after, query.limit + 1],
     );
-    const page = toPage(rows, limit, (row) => row.org_id, INT_ID);
-    return {
-      nextCursor: page.nextCursor,
-      items: page.items.map((row) => ({
-        orgId: row.org_id,
-        orgName: row.org_name,
-        url: row.url,
-        status: row.status,
-        challengeError: row.challenge_error,
-        pausedUntil: row.paused_until,
-        failedLastDay: Number(row.failed_last_day),
-        lastFailureAt: row.last_failure_at,
-      })),
-    };
+    const page = toPage(rows, query.limit, (row) => row.org_id, INT_ID);
+    return { nextCursor: page.nextCursor, items: page.items.map(toFacts) };
   }
 
   /** The latest events that failed for good, of every organisation, newest first, still FAILED. */
@@ -163,4 +177,29 @@ export class WebhookHealthRepository {
       lastFailedAt: attempts?.last_failed ?? null,
     };
   }
+}
+
+function toFacts(row: EndpointRow): EndpointFacts {
+  return {
+    orgId: row.org_id,
+    orgName: row.org_name,
+    url: row.url,
+    challengeError: row.challenge_error,
+    endpointStatus: row.status,
+    pausedUntil: row.paused_until,
+    recentAttempts: row.recent,
+    recentFailures: row.failures,
+    consecutiveFailures: row.streak,
+    failedEvents: row.failed_events,
+    lastFailureAt: row.last_failure_at,
+    lastError:
+      row.error_at === null
+        ? null
+        : {
+            at: row.error_at,
+            errorKind: row.error_kind,
+            statusCode: row.error_status,
+            response: row.error_response ?? '',
+          },
+  };
 }

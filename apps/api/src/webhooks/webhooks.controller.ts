@@ -72,9 +72,9 @@ export class WebhooksController {
   }
 
   @ApiRoute({
-    summary: 'Redeliver an event',
+    summary: 'Redeliver an event, or retry it now',
     description:
-      'Queues one more delivery of an event to the active webhook, once its own retries are over and within 24 hours of the event.',
+      "Queues one more delivery of an event to the active webhook, within 24 hours of the event, sent with numRetries one more than its last attempt's. For a DELIVERED, FAILED or SKIPPED event it is a redelivery: one attempt, not retried. For a RETRYING event (an attempt failed, the next is scheduled) it is Retry now: the scheduled retry is made at once instead of at its time, logged as manual, and if it fails the retries go on from it as from any failed retry; the event never gets both. Refused (409) while the event's first attempt is still to be made.",
     data: 'Redelivery',
     errors: [404, 409],
   })

@@ -17,6 +17,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import type { RegisterWebhookDto } from './dto/register-webhook.dto.js';
+import { WebhookHealthService } from './webhook-health.service.js';
 import { webhookView, type WebhookView } from './webhook.view.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
@@ -30,6 +31,7 @@ export class WebhooksService implements OnApplicationShutdown {
     private readonly orgs: OrgsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly health: WebhookHealthService,
   ) {
     this.sender = new WebhookSender({ policy: config.webhooks.receivers });
   }
@@ -69,7 +71,7 @@ export class WebhooksService implements OnApplicationShutdown {
       },
       { replaceActive: challenge.passed },
     );
-    if (endpoint) return webhookView(endpoint);
+    if (endpoint) return webhookView(endpoint, await this.health.ofOrg(orgId));
     const kept = await this.webhooks.findEndpoint(orgId);
     throw conflict(
       `the new endpoint did not pass its challenge (${challenge.reason ?? 'no reason'}), so the ACTIVE ` +
@@ -78,7 +80,8 @@ export class WebhooksService implements OnApplicationShutdown {
   }
 
   async get(orgId: number): Promise<WebhookView> {
-    return webhookView(await this.find(orgId));
+    const endpoint = await this.find(orgId);
+    return webhookView(endpoint, await this.health.ofOrg(orgId));
   }
 
   async remove(orgId: number): Promise<{ url: string; deleted: true }> {

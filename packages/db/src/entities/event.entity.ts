@@ -61,6 +61,13 @@ export class Event {
   nextAttemptAt!: Date;
 
   /**
+   * While PENDING: when the organisation asked for its scheduled retry at once ("Retry now"); the worker
+   * logs that attempt as a redelivery (`manual`) and clears it with the attempt's outcome. Null otherwise.
+   */
+  @Column({ name: 'retry_asked_at', type: 'timestamptz', precision: 3, nullable: true })
+  retryAskedAt!: Date | null;
+
+  /**
    * Insertion order (a sequence, bigint as a string): orders the events of one transaction, and breaks
    * ties in the log. Not commit order: see `txid`.
    */

@@ -29,9 +29,9 @@ export class ConsoleDoneQuery {
   done?: string;
 }
 
-/** The webhook health page: every endpoint, or only the failing ones. */
+/** The webhook health page: every endpoint, or only those not HEALTHY. */
 export class ConsoleWebhooksQuery extends PageQuery {
   @IsOptional()
-  @IsIn(['all', 'failing'], { message: 'show must be all or failing' })
-  show?: 'all' | 'failing';
+  @IsIn(['all', 'unhealthy'], { message: 'show must be all or unhealthy' })
+  show?: 'all' | 'unhealthy';
 }

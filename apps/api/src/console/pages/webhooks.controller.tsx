@@ -1,5 +1,6 @@
-// Webhook health across organisations (/console/webhooks): each organisation's endpoint with its FAILED
-// events of the last 24 hours and its last failure (by default only the failing ones), and the latest
+// Webhook health across organisations (/console/webhooks): each organisation's endpoint with its health (the
+// word the organisation's dashboard shows), its FAILED events of the last 24 hours and its last error (by
+// default only the endpoints not HEALTHY), and the latest
 // FAILED events of every organisation. No admin api route reads this; it is a read for every operator
 // (SUPPORT), as the organisations' own pages are.
 import { Controller, Get, Query } from '@nestjs/common';
@@ -20,9 +21,13 @@ export class ConsoleWebhooksController {
   @Get()
   @RequireRole('SUPPORT')
   async show(@OperatorConsole() ctx: ConsoleContext, @Query() query: ConsoleWebhooksQuery) {
-    const show = query.show ?? 'failing';
+    const show = query.show ?? 'unhealthy';
     const [endpoints, failures] = await Promise.all([
-      this.health.endpoints({ limit: query.limit, cursor: query.cursor, failingOnly: show === 'failing' }),
+      this.health.endpoints({
+        limit: query.limit,
+        cursor: query.cursor,
+        unhealthyOnly: show === 'unhealthy',
+      }),
       this.health.recentFailures(),
     ]);
     return page(

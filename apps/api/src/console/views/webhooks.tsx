@@ -1,30 +1,59 @@
-// Webhook health: the endpoints (failing ones, or all), each with its FAILED events of the last 24 hours
-// and its last failure, linked to the organisation; then the latest FAILED events of every organisation.
+// Webhook health: the endpoints (those not HEALTHY, or all), each with its health word (the one its
+// organisation's dashboard shows), its FAILED events of the last 24 hours and its last error, linked to the
+// organisation; then the latest FAILED events of every organisation.
 import type { Page } from '../../common/pagination.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, Table, Time } from '../../web/components/ui.js';
-import {
-  type EndpointHealth,
-  FAILED_COUNT_CAP,
-  type RecentFailure,
-} from '../../webhooks/webhook-health.repository.js';
+import { AttemptErrorText, HealthBadge } from '../../web/components/webhook-health.js';
+import { FAILED_COUNT_CAP, type RecentFailure } from '../../webhooks/webhook-health.repository.js';
+import type { EndpointOnList } from '../../webhooks/webhook-health.service.js';
+import { healthView } from '../../webhooks/webhook.view.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 
 const SECTION = '/console/webhooks';
 
-function EndpointState(props: { readonly endpoint: EndpointHealth }) {
+function EndpointRow(props: { readonly endpoint: EndpointOnList }) {
   const { endpoint } = props;
-  if (endpoint.status !== 'ACTIVE') return <Badge tone="bad">{endpoint.status}</Badge>;
-  if (endpoint.pausedUntil && endpoint.pausedUntil > new Date()) return <Badge tone="warn">PAUSED</Badge>;
-  return endpoint.failedLastDay > 0 ? <Badge tone="warn">FAILING</Badge> : <Badge tone="good">ACTIVE</Badge>;
+  const health = healthView(endpoint.health);
+  return (
+    <tr>
+      <td>
+        <a href={`/console/orgs/${endpoint.orgId}`}>{endpoint.orgName}</a>
+      </td>
+      <td class="wrap">
+        <code>{endpoint.url}</code>
+        {endpoint.endpointStatus !== 'ACTIVE' && (
+          <Badge tone="bad">{endpoint.endpointStatus ?? 'none'}</Badge>
+        )}
+        {endpoint.challengeError && <span class="hint">{endpoint.challengeError}</span>}
+      </td>
+      <td>
+        <HealthBadge state={health.state} />
+        <span class="hint">{health.reason}</span>
+      </td>
+      <td class="num">
+        {endpoint.failedEvents >= FAILED_COUNT_CAP ? `${FAILED_COUNT_CAP}+` : endpoint.failedEvents}
+      </td>
+      <td>
+        {health.lastError ? (
+          <AttemptErrorText error={health.lastError} preview={60} />
+        ) : (
+          <span class="muted">none</span>
+        )}
+      </td>
+      <td>
+        <Time iso={endpoint.lastFailureAt?.toISOString()} />
+      </td>
+    </tr>
+  );
 }
 
 export function WebhooksPage(props: {
   readonly ctx: ConsoleContext;
-  readonly show: 'all' | 'failing';
+  readonly show: 'all' | 'unhealthy';
   readonly cursor: string | undefined;
-  readonly endpoints: Page<EndpointHealth>;
+  readonly endpoints: Page<EndpointOnList>;
   readonly failures: readonly RecentFailure[];
 }) {
   const { endpoints, show } = props;
@@ -34,8 +63,8 @@ export function WebhooksPage(props: {
         <label>
           Show
           <select name="show">
-            <option value="failing" selected={show === 'failing'}>
-              failing endpoints
+            <option value="unhealthy" selected={show === 'unhealthy'}>
+              endpoints not healthy
             </option>
             <option value="all" selected={show === 'all'}>
               every endpoint
@@ -44,37 +73,24 @@ export function WebhooksPage(props: {
         </label>
         <button type="submit">Show</button>
       </form>
+      <p class="muted">
+        Healthy, Degraded, Failing or No endpoint: the same word the organisation&apos;s dashboard and GET
+        /api/v1/webhooks/ show, from the endpoint&apos;s latest attempts.
+      </p>
       <ListTable
         pages={{ path: SECTION, params: { show }, cursor: props.cursor, nextCursor: endpoints.nextCursor }}
         caption={
-          show === 'failing'
-            ? 'Failing webhook endpoints, by organisation'
+          show === 'unhealthy'
+            ? 'Webhook endpoints not healthy, by organisation'
             : 'Webhook endpoints, by organisation'
         }
-        head={['Organisation', 'URL', 'State', 'FAILED (24 h)', 'Last failure']}
+        head={['Organisation', 'URL', 'Health', 'FAILED (24 h)', 'Last error', 'Last failed event']}
         numeric={['FAILED (24 h)']}
         rows={endpoints.items.length}
-        empty={show === 'failing' ? 'No endpoint is failing.' : 'No organisation has a webhook.'}
+        empty={show === 'unhealthy' ? 'No endpoint is unhealthy here.' : 'No organisation has a webhook.'}
       >
         {endpoints.items.map((endpoint) => (
-          <tr key={endpoint.orgId}>
-            <td>
-              <a href={`/console/orgs/${endpoint.orgId}`}>{endpoint.orgName}</a>
-            </td>
-            <td class="wrap">
-              <code>{endpoint.url}</code>
-              {endpoint.challengeError && <span class="hint">{endpoint.challengeError}</span>}
-            </td>
-            <td>
-              <EndpointState endpoint={endpoint} />
-            </td>
-            <td class="num">
-              {endpoint.failedLastDay >= FAILED_COUNT_CAP ? `${FAILED_COUNT_CAP}+` : endpoint.failedLastDay}
-            </td>
-            <td>
-              <Time iso={endpoint.lastFailureAt?.toISOString()} />
-            </td>
-          </tr>
+          <EndpointRow key={endpoint.orgId} endpoint={endpoint} />
         ))}
       </ListTable>
       <h2>Latest FAILED events</h2>

@@ -1,6 +1,6 @@
 // The event log (docs/dashboard.md#events): the organisation's events with the api's filters, newest first;
-// one event with its body and every delivery attempt as the receiver got it; redelivery of the event and
-// recovery of failed events since a time, through the api's own services.
+// one event with its body and every delivery attempt as the receiver got it; redelivery of the event (Retry
+// now while it is retrying) and recovery of failed events since a time, through the api's own services.
 import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 
 import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
@@ -71,7 +71,8 @@ export class EventsPageController {
     @Param('id', uuid) id: string,
     @Query() query: DashboardEventQuery,
   ) {
-    return this.renderEvent(ctx, id, query.cursor, query.redelivered ? { done: 'redelivered' } : {});
+    const done = query.retried ? 'retried' : query.redelivered ? 'redelivered' : undefined;
+    return this.renderEvent(ctx, id, query.cursor, done ? { done } : {});
   }
 
   @Post(':id/redeliver')
@@ -80,6 +81,19 @@ export class EventsPageController {
     try {
       await this.deliveries.redeliver(ctx.session.orgId, id);
       return redirectTo(`/dashboard/events/${id}?redelivered=1`);
+    } catch (error) {
+      if (!shownOnPage(error)) throw error;
+      return this.renderEvent(ctx, id, undefined, { error: error.message }, error.status);
+    }
+  }
+
+  /** A retrying event's scheduled retry made at once; refused once the event is no longer retrying. */
+  @Post(':id/retry-now')
+  @DashboardWrite('MANAGE_WEBHOOKS')
+  async retryNow(@Dashboard() ctx: DashboardContext, @Param('id', uuid) id: string) {
+    try {
+      await this.deliveries.redeliver(ctx.session.orgId, id, { retryingOnly: true });
+      return redirectTo(`/dashboard/events/${id}?retried=1`);
     } catch (error) {
       if (!shownOnPage(error)) throw error;
       return this.renderEvent(ctx, id, undefined, { error: error.message }, error.status);
@@ -115,7 +129,7 @@ export class EventsPageController {
     ctx: DashboardContext,
     id: string,
     cursor: string | undefined,
-    outcome: { done?: 'redelivered'; error?: string },
+    outcome: { done?: 'redelivered' | 'retried'; error?: string },
     status = 200,
   ) {
     const orgId = ctx.session.orgId;

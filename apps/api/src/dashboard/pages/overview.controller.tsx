@@ -8,6 +8,7 @@ import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { clearedSetCookie, DASHBOARD_COOKIE } from '../../common/session-cookie.js';
 import { WebhookHealthService } from '../../webhooks/webhook-health.service.js';
+import { healthView } from '../../webhooks/webhook.view.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardSessionsService } from '../dashboard-sessions.service.js';
 import { OverviewPage } from '../views/overview.js';
@@ -25,8 +26,14 @@ export class OverviewController {
   @Get()
   async show(@Dashboard() ctx: DashboardContext) {
     const orgId = ctx.session.orgId;
-    const [org, health] = await Promise.all([this.orgs.own(orgId), this.webhookHealth.forOrg(orgId)]);
-    return page(<OverviewPage ctx={ctx} org={org} health={health} />);
+    const [org, health, endpointHealth] = await Promise.all([
+      this.orgs.own(orgId),
+      this.webhookHealth.forOrg(orgId),
+      this.webhookHealth.ofOrg(orgId),
+    ]);
+    return page(
+      <OverviewPage ctx={ctx} org={org} health={health} endpointHealth={healthView(endpointHealth)} />,
+    );
   }
 
   @Post('sign-out-everyone')

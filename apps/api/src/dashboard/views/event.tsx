@@ -1,16 +1,17 @@
 // One event: what it is, its body as delivered, every delivery attempt with the request the receiver got
-// and the first bytes of its answer, and the Redeliver and Recover actions.
+// and the first bytes of its answer, and the Redeliver (Retry now while retrying) and Recover actions.
 import type { WebhookAttempt } from '@svc/db';
 
 import { eventBody } from '../../event-log/event.view.js';
-import type { EventLogRow } from '../../event-log/event-log.repository.js';
+import type { LoggedEvent } from '../../event-log/event-log.repository.js';
 import { PostForm } from '../../web/components/forms.js';
+import { deliveryState } from '../../webhooks/delivery-state.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
-import { EventStatus } from './events.js';
+import { DeliveryStatus } from './events.js';
 import { mayManageWebhooks, RecoverForm } from './recovery.js';
 
 export interface ShownAttempt {
@@ -60,22 +61,25 @@ function AttemptDetails(props: { readonly shown: ShownAttempt }) {
 
 export function EventPage(props: {
   readonly ctx: DashboardContext;
-  readonly event: EventLogRow;
+  readonly event: LoggedEvent;
   readonly attempts: readonly ShownAttempt[];
   readonly nextCursor: string | null;
   readonly cursor: string | undefined;
   readonly windowEndsAt: Date;
-  readonly done?: 'redelivered';
+  readonly done?: 'redelivered' | 'retried';
   readonly error?: string;
 }) {
   const { ctx, event } = props;
   const path = `/dashboard/events/${event.id}`;
   const open = props.windowEndsAt.getTime() > Date.now();
+  const retrying = deliveryState(event).state === 'RETRYING';
   return (
     <DashboardPage ctx={ctx} title={`Event ${event.id}`} section="/dashboard/events">
       {props.done && (
         <Notice kind="success">
-          The event is queued for redelivery: its attempt appears below once the worker has made it (reload).
+          {props.done === 'retried'
+            ? 'Its next retry is made now instead of at its scheduled time: the attempt appears below once the worker has made it (reload).'
+            : 'The event is queued for redelivery: its attempt appears below once the worker has made it (reload).'}
         </Notice>
       )}
       {props.error && <Notice kind="error">{props.error}</Notice>}
@@ -85,7 +89,7 @@ export function EventPage(props: {
           items={[
             ['Entity', event.entity],
             ['Event type', event.eventType ?? 'none'],
-            ['Delivery', <EventStatus status={event.status} />],
+            ['Delivery', <DeliveryStatus event={event} long />],
             ['Created', <Time iso={event.createdAt.toISOString()} />],
             [
               'Delivery window',
@@ -140,16 +144,31 @@ export function EventPage(props: {
         ))}
       </section>
       <section aria-labelledby="actions-heading">
-        <h2 id="actions-heading">Redeliver</h2>
+        <h2 id="actions-heading">{retrying ? 'Retry now' : 'Redeliver'}</h2>
         {mayManageWebhooks(ctx) ? (
           <>
-            <p>
-              Sends the event once more to the active webhook, once its own retries are over and inside its
-              24-hour window; receivers drop repeats by svc-event-id.
-            </p>
-            <PostForm action={`${path}/redeliver`} csrf={ctx.csrf} class="actions" label="Redeliver">
-              <button type="submit">Redeliver this event</button>
-            </PostForm>
+            {retrying ? (
+              <>
+                <p>
+                  Makes the scheduled retry now instead of at its time: one attempt, counted in numRetries
+                  like any redelivery. If it fails, the retries go on from it as from any failed retry; the
+                  event never gets this attempt and the scheduled one too.
+                </p>
+                <PostForm action={`${path}/retry-now`} csrf={ctx.csrf} class="actions" label="Retry now">
+                  <button type="submit">Retry now</button>
+                </PostForm>
+              </>
+            ) : (
+              <>
+                <p>
+                  Sends the event once more to the active webhook, once its first attempt is made and inside
+                  its 24-hour window; receivers drop repeats by svc-event-id.
+                </p>
+                <PostForm action={`${path}/redeliver`} csrf={ctx.csrf} class="actions" label="Redeliver">
+                  <button type="submit">Redeliver this event</button>
+                </PostForm>
+              </>
+            )}
             <h3>Recover failed events</h3>
             <RecoverForm ctx={ctx} since={event.createdAt.toISOString()} />
           </>

@@ -4,23 +4,43 @@ import { EVENT_STATUSES } from '@svc/db';
 import { ENTITY_NAMES, KYC_EVENT_TYPES } from '@svc/protocol';
 
 import type { ListEventsQuery } from '../../event-log/dto/list-events.query.js';
-import type { EventLogRow } from '../../event-log/event-log.repository.js';
+import type { LoggedEvent } from '../../event-log/event-log.repository.js';
+import { eventDeliveryView } from '../../event-log/event.view.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
+import { AttemptErrorText } from '../../web/components/webhook-health.js';
+import type { DeliveryStateName } from '../../webhooks/delivery-state.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
 
-const TONES: Readonly<Record<string, Tone>> = {
+const TONES: Readonly<Record<DeliveryStateName, Tone>> = {
   DELIVERED: 'good',
-  PENDING: 'warn',
+  PENDING: 'neutral',
+  RETRYING: 'warn',
   FAILED: 'bad',
   SKIPPED: 'neutral',
 };
 
-export function EventStatus(props: { readonly status: string }) {
-  return <Badge tone={TONES[props.status] ?? 'neutral'}>{props.status}</Badge>;
+/** Where an event's delivery stands, and when retrying, when the next attempt is due and why the last failed. */
+export function DeliveryStatus(props: { readonly event: LoggedEvent; readonly long?: boolean }) {
+  const delivery = eventDeliveryView(props.event);
+  return (
+    <>
+      <Badge tone={TONES[delivery.state]}>{delivery.state}</Badge>
+      {delivery.state === 'RETRYING' && (
+        <span class="hint">
+          next attempt <Time iso={delivery.nextAttemptAt} />
+          {delivery.lastError && (
+            <>
+              ; last error <AttemptErrorText error={delivery.lastError} preview={props.long ? 200 : 40} />
+            </>
+          )}
+        </span>
+      )}
+    </>
+  );
 }
 
 function Choice(props: {
@@ -47,7 +67,7 @@ function Choice(props: {
 export function EventsPage(props: {
   readonly ctx: DashboardContext;
   readonly query: ListEventsQuery;
-  readonly events: readonly EventLogRow[];
+  readonly events: readonly LoggedEvent[];
   readonly nextCursor: string | null;
   readonly latestRecovery: RecoveryView | null;
   readonly defaultSince: string;
@@ -98,7 +118,7 @@ export function EventsPage(props: {
             <td>{event.entity}</td>
             <td>{event.eventType ?? <span class="muted">none</span>}</td>
             <td>
-              <EventStatus status={event.status} />
+              <DeliveryStatus event={event} />
             </td>
             <td>
               <Time iso={event.createdAt.toISOString()} />

@@ -3,6 +3,8 @@ import type { OrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { amountText, Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
 import type { WebhookHealth } from '../../webhooks/webhook-health.repository.js';
+import type { HealthView } from '../../webhooks/webhook.view.js';
+import { healthFacts } from '../../web/components/webhook-health.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 import { EndpointStatus } from './webhook.js';
@@ -20,6 +22,7 @@ export function OverviewPage(props: {
   readonly ctx: DashboardContext;
   readonly org: OrgView;
   readonly health: WebhookHealth;
+  readonly endpointHealth: HealthView;
   readonly notice?: string | undefined;
 }) {
   const { org, health, ctx } = props;
@@ -47,7 +50,8 @@ export function OverviewPage(props: {
           <Facts
             items={[
               ['Endpoint', <span class="wrap">{org.webhook.url}</span>],
-              ['Status', <EndpointStatus status={org.webhook.status} />],
+              ...healthFacts(props.endpointHealth),
+              ['Registration', <EndpointStatus status={org.webhook.status} />],
               ['Last delivered', <Time iso={health.lastDeliveredAt?.toISOString()} />],
               ['Last failed attempt', <Time iso={health.lastFailedAt?.toISOString()} />],
             ]}

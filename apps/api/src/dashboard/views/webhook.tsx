@@ -1,4 +1,4 @@
-// Webhook settings: the endpoint and its status, the secret shown on demand (with the permission, audited),
+// Webhook settings: the endpoint, its health and its registration's status, the secret shown on demand (with the permission, audited),
 // a change of URL or secret through the challenge, and a test event.
 import type { AttemptResult } from '@svc/webhook-sender';
 
@@ -6,12 +6,17 @@ import { EVENT_CATALOGUE } from '../../event-log/event-catalogue.js';
 import type { WebhookView } from '../../webhooks/webhook.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
+import { healthFacts } from '../../web/components/webhook-health.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
 
+/**
+ * The registration's status: whether events are sent to the endpoint at all, not whether they arrive (that is
+ * its health), so ACTIVE is no green light.
+ */
 export function EndpointStatus(props: { readonly status: string }) {
   return props.status === 'ACTIVE' ? (
-    <Badge tone="good">Active</Badge>
+    <Badge tone="neutral">Active: its challenge passed</Badge>
   ) : (
     <Badge tone="bad">{props.status === 'CHALLENGE_FAILED' ? 'Challenge failed' : props.status}</Badge>
   );
@@ -48,7 +53,8 @@ export function WebhookPage(props: {
           <Facts
             items={[
               ['URL', webhook.url],
-              ['Status', <EndpointStatus status={webhook.status} />],
+              ...healthFacts(webhook.health),
+              ['Registration', <EndpointStatus status={webhook.status} />],
               ...(webhook.challengeError
                 ? ([['Why the challenge failed', webhook.challengeError]] as const)
                 : []),
