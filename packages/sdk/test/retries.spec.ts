@@ -207,7 +207,10 @@ describe('retries against a misbehaving server', () => {
 
   it("sends the caller's own key, and waits out a 409 idempotency_key_in_use before repeating", async () => {
     behaviour = (_request, response, count) => {
-      if (count > 1) return ok(response, { orgUserId: 'u-1' });
+      if (count > 1) {
+        ok(response, { orgUserId: 'u-1' });
+        return;
+      }
       response.writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' });
       response.end(
         JSON.stringify({ code: 409, data: null, error: 'Conflict: idempotency_key_in_use: still running' }),
