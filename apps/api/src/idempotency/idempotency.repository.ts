@@ -44,6 +44,15 @@ const CLAIM = {
          RETURNING locked_until`,
 };
 
+/** The answer under the claimed key, unless the claim lapsed and another request took the key over. */
+const STORE = {
+  name: 'idempotency_keys_store',
+  text: `UPDATE idempotency_keys
+            SET response_status = $4, response_headers = $5, response_body = $6, locked_until = NULL
+          WHERE org_id = $1 AND key = $2 AND locked_until = $3 AND response_status IS NULL
+          RETURNING 1`,
+};
+
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -97,14 +106,14 @@ export class IdempotencyRepository {
 
   /** Keeps the answer under the claimed key; false when the claim had lapsed and was taken over. */
   async store(claim: Claim, answer: StoredAnswer): Promise<boolean> {
-    const rows = await query(
-      this.dataSource,
-      `UPDATE idempotency_keys
-          SET response_status = $4, response_headers = $5, response_body = $6, locked_until = NULL
-        WHERE org_id = $1 AND key = $2 AND locked_until = $3 AND response_status IS NULL
-        RETURNING 1`,
-      [claim.orgId, claim.key, claim.lockedUntil, answer.status, answer.headers, answer.body],
-    );
+    const rows = await query(this.dataSource, STORE, [
+      claim.orgId,
+      claim.key,
+      claim.lockedUntil,
+      answer.status,
+      answer.headers,
+      answer.body,
+    ]);
     return rows.length === 1;
   }
 
