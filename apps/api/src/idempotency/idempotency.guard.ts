@@ -5,7 +5,7 @@
 // the hook in answer-hook.ts. A route without the header pays one header lookup.
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 
-import type { AuthenticatedRequest } from '../auth/principal.js';
+import type { AuthenticatedRequest, Principal } from '../auth/principal.js';
 import { routeRuleOf } from '../auth/route-rule.js';
 import { setClaim } from './claimed-request.js';
 import { IdempotencyService } from './idempotency.service.js';
@@ -24,13 +24,15 @@ export class IdempotencyGuard implements CanActivate {
     if (header === undefined || !KEYED_METHODS.has(request.method)) return true;
     // Operators' routes and public ones ignore the header, as a server that does not offer it would.
     if (!this.isOrganisationRoute(context)) return true;
-    return this.claim(request, readIdempotencyKey(header)!);
+    const key = readIdempotencyKey(header);
+    return key === undefined ? true : this.claim(request, key);
   }
 
   private async claim(request: AuthenticatedRequest, key: string): Promise<true> {
-    if (!request.user) throw new Error('the idempotency guard ran before the authentication guard');
+    const caller = request.user as Principal | undefined;
+    if (!caller) throw new Error('the idempotency guard ran before the authentication guard');
     const fingerprint = fingerprintOf(request.method, request.url, request.rawBody);
-    setClaim(request, await this.idempotency.begin(request.user.orgId, key, fingerprint));
+    setClaim(request, await this.idempotency.begin(caller.orgId, key, fingerprint));
     return true;
   }
 

@@ -93,14 +93,12 @@ export class IdempotencyRepository {
       [orgId, key],
     );
     if (!row) return null;
-    const answered = row.response_status !== null && row.response_body !== null;
+    const { response_status: status, response_body: body } = row;
     return {
       method: row.method,
       target: row.target,
       bodySha256: row.body_sha256,
-      answer: answered
-        ? { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body! }
-        : null,
+      answer: status !== null && body !== null ? { status, headers: row.response_headers ?? {}, body } : null,
     };
   }
 
