@@ -23,7 +23,7 @@ const COMPOSITION = any(
   'index\\.ts$',
   'demo\\.ts$',
   'cli/',
-  'openapi/(openapi|path-parameters)\\.ts$',
+  'openapi/(openapi|path-parameters|idempotency-key)\\.ts$',
   'common/(exception\\.filter|request-hooks|content-type)\\.ts$',
 );
 const SURFACES = any(

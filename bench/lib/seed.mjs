@@ -92,12 +92,27 @@ export async function seed(baseUrl, operatorToken, { name, userIds }) {
       scope: 'BASE_MODULE:READWRITE',
     }).toString(),
   });
+  // A second token for the user writes (MANAGE_USERS), so that the first keeps the scope the reads use.
+  const usersToken = await call(baseUrl, 'POST', '/api/v1/oauth/token', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: 'MANAGE_USERS:WRITE',
+    }).toString(),
+  });
   for (const [symbol, price] of Object.entries(PRICES)) {
     await admin('PUT', `/api/v1/admin/prices/${symbol}/`, { price });
   }
   await admin('PATCH', `${orgPath}/policy/`, POLICY);
 
-  const credentials = { apiKey: key.apiKey, apiSecret: key.apiSecret, token: token.access_token };
+  const credentials = {
+    apiKey: key.apiKey,
+    apiSecret: key.apiSecret,
+    token: token.access_token,
+    usersToken: usersToken.access_token,
+  };
   const path = '/api/v1/user/';
   // Ten at a time: a few seconds for hundreds of users, without crowding the server.
   for (let start = 0; start < userIds.length; start += 10) {

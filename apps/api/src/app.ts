@@ -13,6 +13,9 @@ import { declareCanonicalBody, parseJsonBody } from './common/json-body.js';
 import { addRequestHook } from './common/request-hooks.js';
 import { createValidationPipe } from './common/validation.js';
 import { MetricsService } from './metrics/metrics.service.js';
+import { declareIdempotencyClaim } from './idempotency/claimed-request.js';
+import { keepIdempotentAnswers } from './idempotency/answer-hook.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { setupOpenApi } from './openapi/openapi.js';
 import { PDFJS_DIR, PDFJS_FILES, PUBLIC_DIR } from './web/public-dir.js';
 import { webPageRoutes } from './web/web-areas.js';
@@ -47,6 +50,8 @@ export async function createApp(deps: AppDependencies): Promise<NestFastifyAppli
   const fastify = app.getHttpAdapter().getInstance();
   declareCanonicalBody(fastify);
   addRequestHook(fastify);
+  declareIdempotencyClaim(fastify);
+  keepIdempotentAnswers(fastify, app.get(IdempotencyService));
   closeConnectionsWhenClosing(fastify);
   app.get(MetricsService).measure(requestLog);
   setupOpenApi(app, deps.config.publicUrl);

@@ -1,6 +1,8 @@
 // One request to the api: authentication (signature or bearer token), the timeout, retries for what is
 // safe to repeat (retry-policy.ts), and the answer turned into data or a typed error (answer.ts). Every
-// attempt is signed afresh, and no signature is ever sent twice (the api refuses replays).
+// attempt is signed afresh, and no signature is ever sent twice (the api refuses replays). Every write
+// carries an Idempotency-Key, the same on each attempt, which makes it safe to repeat
+// (docs/api-guide.md#idempotent-retries).
 import { CanonicalJsonError } from '@svc/protocol';
 
 import { describeNetworkError, interpret, type Answer } from './answer.js';
@@ -27,6 +29,12 @@ export interface RequestOptions {
   readonly maxRetries?: number;
   /** Aborts the call (no retry after an abort). */
   readonly signal?: AbortSignal;
+  /**
+   * The Idempotency-Key of a write (POST, PATCH, DELETE), sent on each of its attempts: a random UUID unless
+   * given. Give your own to make a call safe to repeat across restarts of your process: the api answers the
+   * same key and request with the first answer for 24 hours, without running it again.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export type RequestBody =
@@ -45,7 +53,10 @@ export interface ApiRequest {
   /** An object (undefined values left out, in its key order) or a raw query string. */
   readonly query?: Readonly<Record<string, QueryValue>> | string;
   readonly body?: RequestBody;
-  /** Whether the request may be repeated after a failure (GET; order creation thanks to clientOrderId). */
+  /**
+   * Whether the request may be repeated after a failure without an Idempotency-Key (GET, the token
+   * request); a write with a key may be in any case.
+   */
   readonly idempotent: boolean;
   /** 'none' for the token request. */
   readonly auth?: 'client' | 'none';
@@ -83,7 +94,11 @@ export class Transport {
     const query = queryString(request.query);
     const url = `${this.options.baseUrl}${request.path}${query === '' ? '' : `?${query}`}`;
     const { bodyText, body, contentType } = encodeBody(request.body);
-    const maxRetries = request.idempotent ? (callOptions.maxRetries ?? this.options.retry.maxRetries) : 0;
+    const idempotencyKey = carriesKey(request)
+      ? (callOptions.idempotencyKey ?? globalThis.crypto.randomUUID())
+      : undefined;
+    const retryable = request.idempotent || idempotencyKey !== undefined;
+    const maxRetries = retryable ? (callOptions.maxRetries ?? this.options.retry.maxRetries) : 0;
     const timeoutMs = callOptions.timeoutMs ?? this.options.timeoutMs;
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
@@ -92,6 +107,7 @@ export class Transport {
         'user-agent': this.options.userAgent,
       };
       if (contentType !== undefined) headers['content-type'] = contentType;
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
       if (request.auth !== 'none' && this.authenticator) {
         Object.assign(headers, await signedHeaders(this.authenticator, request, query, bodyText));
       }
@@ -120,7 +136,7 @@ export class Transport {
           attempt--;
           continue;
         }
-        if (answer.status === 429 || answer.status >= 500) {
+        if (answer.status === 429 || answer.status >= 500 || keyInUse(answer, idempotencyKey)) {
           const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), this.options.now());
           if (retryAfterMs !== undefined && retryAfterMs > this.options.retry.maxRetryAfterMs) throw error;
           delayMs = retryAfterMs ?? backoffDelay(this.options.retry, attempt);
@@ -270,6 +286,21 @@ async function signedHeaders(
       cause: error,
     });
   }
+}
+
+/** Whether the request is a write of the organisation's, which the api lets carry an Idempotency-Key. */
+function carriesKey(request: ApiRequest): boolean {
+  return request.method !== 'GET' && request.auth !== 'none';
+}
+
+/**
+ * The api's 409 while an earlier attempt with the same key still runs (one that timed out here, say): worth
+ * waiting for, as its answer will then be given to the repeat.
+ */
+function keyInUse(answer: Answer, idempotencyKey: string | undefined): boolean {
+  return (
+    idempotencyKey !== undefined && answer.status === 409 && answer.text.includes('idempotency_key_in_use')
+  );
 }
 
 function queryString(query: ApiRequest['query']): string {

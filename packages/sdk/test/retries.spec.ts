@@ -187,19 +187,41 @@ describe('retries against a misbehaving server', () => {
     server.closeAllConnections();
   });
 
-  it('a POST that is not safe to repeat (user creation) is not retried', async () => {
-    behaviour = (_request, response) => fail(response, 503);
-    const error = await client()
-      .users.create({ orgUserId: 'u-1', kyc: false, tnc: true })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SvcServerError);
-    expect(received).toHaveLength(1);
+  it('a write is retried with one Idempotency-Key on every attempt, re-signed each time; a GET carries none', async () => {
+    behaviour = (request, response, count) =>
+      count < 3 ? response.socket?.destroy() : ok(response, JSON.parse(request.body));
+    await client().users.create({ orgUserId: 'u-1', kyc: false, tnc: true });
+    expect(received).toHaveLength(3);
+    const keys = new Set(received.map((r) => r.headers['idempotency-key']));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(received.map((r) => r.headers['x-signature'])).size).toBe(3);
 
     received = [];
-    behaviour = (_request, response) => response.socket?.destroy();
-    await expect(client().users.create({ orgUserId: 'u-1', kyc: false, tnc: true })).rejects.toBeInstanceOf(
-      SvcNetworkError,
-    );
+    behaviour = (_request, response) => ok(response, {});
+    await client().users.create({ orgUserId: 'u-2', kyc: false, tnc: true });
+    await client().org.get();
+    expect(received[0]!.headers['idempotency-key']).not.toBe([...keys][0]);
+    expect(received[1]!.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it("sends the caller's own key, and waits out a 409 idempotency_key_in_use before repeating", async () => {
+    behaviour = (_request, response, count) => {
+      if (count > 1) {
+        ok(response, { orgUserId: 'u-1' });
+        return;
+      }
+      response.writeHead(409, { 'content-type': 'application/json', 'retry-after': '0' });
+      response.end(
+        JSON.stringify({ code: 409, data: null, error: 'Conflict: idempotency_key_in_use: still running' }),
+      );
+    };
+    await client().users.create({ orgUserId: 'u-1', kyc: false, tnc: true }, { idempotencyKey: 'order-77' });
+    expect(received.map((r) => r.headers['idempotency-key'])).toEqual(['order-77', 'order-77']);
+
+    received = [];
+    behaviour = (_request, response) => fail(response, 409);
+    await expect(client().users.create({ orgUserId: 'u-1', kyc: false, tnc: true })).rejects.toThrow();
     expect(received).toHaveLength(1);
   });
 

@@ -20,6 +20,7 @@ export const ERRORS = {
   conflict: { status: 409, text: 'Conflict' },
   payload_too_large: { status: 413, text: 'Payload Too Large' },
   unsupported_media_type: { status: 415, text: 'Unsupported Media Type' },
+  unprocessable: { status: 422, text: 'Unprocessable Content' },
   rate_limited: { status: 429, text: 'Too Many Requests' },
   headers_too_large: { status: 431, text: 'Request Header Fields Too Large' },
   internal: { status: 500, text: 'Internal Server Error' },
@@ -85,6 +86,7 @@ export const formRefused = (detail: string) => new AppError('form_refused', deta
 export const notFound = (detail: string) => new AppError('not_found', detail);
 export const conflict = (detail: string) => new AppError('conflict', detail);
 export const unsupportedMediaType = (detail: string) => new AppError('unsupported_media_type', detail);
+export const unprocessable = (detail: string) => new AppError('unprocessable', detail);
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError('rate_limited', `retry in ${retryAfterSeconds} s`, {
     'retry-after': String(retryAfterSeconds),

@@ -1,7 +1,8 @@
 // The one exception filter: every failure leaves as the envelope with `code` equal to the HTTP status
 // (docs/api-guide.md#errors), except a bearer token without the required scope, which gets the API guide's
 // {message, status} body (docs/api-guide.md#errors). A 500 says nothing of internals; its error id is in the
-// log.
+// log. It also writes the answer kept under an Idempotency-Key when a repeat gets it instead of running
+// (docs/api-guide.md#idempotent-retries): as kept, byte for byte.
 import { randomUUID } from 'node:crypto';
 
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
@@ -13,6 +14,7 @@ import type { Logger } from 'pino';
 import type { EnvelopeFastifyAdapter } from './envelope.js';
 import { AppError, ERRORS, errorMessage, InsufficientScopeError, statusText } from './errors.js';
 import { LOGGER } from './logger.js';
+import { ReplayedAnswer } from '../idempotency/idempotency.service.js';
 import { ErrorPage } from '../web/components/error-page.js';
 import { renderHtml } from '../web/web-answer.js';
 import { signedOutAnswer } from '../web/signed-out-answer.js';
@@ -44,6 +46,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<unknown>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
 
+    if (exception instanceof ReplayedAnswer) {
+      for (const [name, value] of Object.entries(exception.headers))
+        httpAdapter.setHeader(reply, name, value);
+      adapter.replyAsIs(reply, exception.answer.body, exception.answer.status);
+      return;
+    }
     if (exception instanceof InsufficientScopeError) {
       const challenge = `Bearer error="insufficient_scope", scope="${exception.required}"`;
       httpAdapter.setHeader(reply, 'www-authenticate', challenge);

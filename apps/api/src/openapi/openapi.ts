@@ -15,6 +15,7 @@ import { OPERATOR_EXTENSIONS, orgSecurity, SECURITY_SCHEMES } from '../auth/deco
 import type { OperatorRole } from '../auth/roles.js';
 import { CONSOLE_COOKIE } from '../common/session-cookie.js';
 import { publicOrigin } from '../common/request-origin.js';
+import { declareIdempotencyKey } from './idempotency-key.js';
 import { declarePathParameters } from './path-parameters.js';
 import { ERROR_DESCRIPTIONS, type ErrorStatus } from './route.decorators.js';
 import { EVENT_SCHEMAS } from './event-schemas.js';
@@ -152,7 +153,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       const operation = item[method];
       if (!operation) continue;
       declarePathParameters(path, operation);
-      describeResponses(path, operation, operation.security ?? document.security ?? []);
+      const security = operation.security ?? document.security ?? [];
+      declareIdempotencyKey(method, operation, security);
+      describeResponses(path, operation, security);
     }
   }
   toJsonSchema2020(document);

@@ -17,6 +17,7 @@ export const ERROR_DESCRIPTIONS = {
   409: 'The request conflicts with the current state: `error` says how',
   413: 'The body is larger than the route accepts',
   415: 'The body is not in a content type the route accepts',
+  422: 'The Idempotency-Key was first used for another request (`idempotency_key_reused`): use a new key',
   429: 'Too many requests: retry after the seconds in Retry-After',
   503: 'PostgreSQL cannot be reached: retry after the seconds in Retry-After',
 } as const;

@@ -4,6 +4,7 @@ import { AuditEntry } from './audit-entry.entity.js';
 import { DashboardLink } from './dashboard-link.entity.js';
 import { DashboardSession } from './dashboard-session.entity.js';
 import { Event } from './event.entity.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
 import { EventStreamLease } from './event-stream.entity.js';
 import { KycDocument } from './kyc-document.entity.js';
 import { KycReview } from './kyc-review.entity.js';
@@ -32,6 +33,7 @@ export * from './dashboard-link.entity.js';
 export * from './dashboard-session.entity.js';
 export * from './event.entity.js';
 export * from './event-stream.entity.js';
+export * from './idempotency-key.entity.js';
 export * from './kyc-document.entity.js';
 export * from './kyc-review.entity.js';
 export * from './oauth-client.entity.js';
@@ -80,4 +82,5 @@ export const ENTITIES = [
   OperatorSession,
   OperatorToken,
   AttemptCounter,
+  IdempotencyKey,
 ];
