@@ -1,6 +1,7 @@
 // The worker's running parts: the fetchers of the delivery queue, which holds every attempt, scheduled or
 // asked for (fetch-loop.ts, delivery-queue.ts), and on pg-boss the jobs that are jobs: failure e-mails,
-// recoveries and retention; with a graceful stop that lets attempts in flight finish and settle.
+// recoveries and retention (events, price ticks); with a graceful stop that lets attempts in flight finish
+// and settle.
 import { NOTIFY_CHANNEL, QUEUES } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -13,6 +14,7 @@ import { PostgresDeliveryQueue } from './delivery-queue.js';
 import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 import { FetchLoop } from './fetch-loop.js';
+import { PriceTickRetention } from './price-tick-retention.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
 
@@ -55,6 +57,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   const retention = new EventRetention(config, deps.dataSource, logger);
   await retention.schedule(boss);
   await boss.work(QUEUES.eventRetention, polling, retention.handle);
+  const tickRetention = new PriceTickRetention(config, deps.dataSource, logger);
+  await tickRetention.schedule(boss);
+  await boss.work(QUEUES.priceTickRetention, polling, tickRetention.handle);
   // pg-boss's connection handling: reconnects with backoff, and after a reconnect we wake every
   // job worker once for the notifications missed meanwhile.
   const listener = await boss.getDb().listen?.(
@@ -81,6 +86,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
         boss.offWork(QUEUES.webhookRecovery, { wait: true }),
         boss.offWork(QUEUES.eventRetention, { wait: true }),
+        boss.offWork(QUEUES.priceTickRetention, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();

@@ -19,6 +19,8 @@ export const QUEUES = {
    * and pruning").
    */
   eventRetention: 'event-retention',
+  /** The worker's schedule: price ticks older than their retention are deleted (prunePriceTicks). */
+  priceTickRetention: 'price-tick-retention',
 } as const;
 
 export interface WebhookRecoveryJob {
@@ -86,6 +88,12 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
   });
   await boss.createQueue(QUEUES.eventRetention, {
     // One run at a time, and at most one waiting: a run that outlasts the schedule's period is not doubled.
+    policy: 'stately',
+    expireInSeconds: 15 * 60,
+    retryLimit: 3,
+    retryDelay: 60,
+  });
+  await boss.createQueue(QUEUES.priceTickRetention, {
     policy: 'stately',
     expireInSeconds: 15 * 60,
     retryLimit: 3,
