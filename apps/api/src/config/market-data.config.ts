@@ -75,7 +75,7 @@ export interface MarketDataSettings {
 /** One line per bad market-data variable, beyond each variable's own rule. */
 export function marketDataProblems(env: MarketDataEnvironment): string[] {
   const feed = feedOf(env);
-  const symbols = splitList(env.MARKET_DATA_SYMBOLS ?? '');
+  const symbols = symbolsOf(env);
   const problems: string[] = [];
   const bad = symbols.filter((symbol) => !SYMBOL.test(symbol));
   if (bad.length > 0) {
@@ -101,11 +101,16 @@ export function marketDataSettings(env: MarketDataEnvironment): MarketDataSettin
   return Object.freeze({
     feed,
     url: env.MARKET_DATA_URL ?? (feed ? DEFAULT_FEED_URLS[feed] : ''),
-    symbols: Object.freeze([...new Set(splitList(env.MARKET_DATA_SYMBOLS ?? ''))]),
+    symbols: Object.freeze(symbolsOf(env)),
     tickIntervalMs: env.MARKET_DATA_TICK_INTERVAL_MS ?? 1000,
     staleMs: env.MARKET_DATA_STALE_MS ?? 30_000,
     reconnectMs: env.MARKET_DATA_RECONNECT_MS ?? 1000,
   });
+}
+
+/** The listed pairs, each once, in the order given. */
+function symbolsOf(env: MarketDataEnvironment): string[] {
+  return [...new Set(splitList(env.MARKET_DATA_SYMBOLS ?? ''))];
 }
 
 function feedOf(env: MarketDataEnvironment): MarketDataFeedName | null {
