@@ -236,7 +236,7 @@ describe('loadConfig', () => {
         MARKET_DATA_RECONNECT_MS: '120000',
       }),
     ).toEqual([
-      'MARKET_DATA_FEED: must be one of the following values: off, binance, coinbase (got "kraken")',
+      'MARKET_DATA_FEED: must be one of the following values: off, binance (got "kraken")',
       'MARKET_DATA_URL: must be a URL address (got "https://stream.binance.com/stream")',
       'MARKET_DATA_TICK_INTERVAL_MS: must not be less than 10 (got "5")',
       'MARKET_DATA_STALE_MS: must be an integer number (got "soon")',

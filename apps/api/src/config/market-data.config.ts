@@ -6,18 +6,21 @@ import { ServiceEnvironment, splitList } from '@svc/runtime';
 
 import { SYMBOL, SYMBOL_RULE } from '../common/assets.js';
 
-export const MARKET_DATA_FEEDS = ['binance', 'coinbase'] as const;
+export const MARKET_DATA_FEEDS = ['binance'] as const;
 export type MarketDataFeedName = (typeof MARKET_DATA_FEEDS)[number];
 
 /** Each feed's public market data endpoint (the exchange's documented production address). */
 export const DEFAULT_FEED_URLS: Readonly<Record<MarketDataFeedName, string>> = {
   binance: 'wss://stream.binance.com:9443/stream',
-  coinbase: 'wss://ws-feed.exchange.coinbase.com',
 };
 
-/** A pair as the exchange names it: BTC_EUR is BTCEUR on Binance and BTC-EUR on Coinbase. */
+/** A pair as each feed's exchange names it: BTC_EUR is BTCEUR on Binance. */
+const EXCHANGE_SYMBOL: Readonly<Record<MarketDataFeedName, (symbol: string) => string>> = {
+  binance: (symbol) => symbol.replace('_', ''),
+};
+
 export function exchangeSymbol(feed: MarketDataFeedName, symbol: string): string {
-  return symbol.replace('_', feed === 'binance' ? '' : '-');
+  return EXCHANGE_SYMBOL[feed](symbol);
 }
 
 export class MarketDataEnvironment extends ServiceEnvironment {

@@ -31,8 +31,6 @@ export function createSource(settings: MarketDataSettings, logger: Logger): Mark
       return new BinanceSource(settings, logger);
     case null:
       return undefined;
-    default:
-      throw new Error(`no source for feed ${settings.feed}`);
   }
 }
 
