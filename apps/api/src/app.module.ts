@@ -16,6 +16,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { EventLogModule } from './event-log/event-log.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KycModule } from './kyc/kyc.module.js';
+import { MarketDataModule } from './market-data/market-data.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { NoticesModule } from './notices/notices.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         CredentialsModule,
         HealthModule,
         KycModule,
+        MarketDataModule,
         MetricsModule,
         NoticesModule,
         OAuthModule,

@@ -100,6 +100,14 @@ class WorkerEnvironment extends ServiceEnvironment {
   @Min(2)
   @Max(3650)
   EVENT_RETENTION_DAYS?: number;
+
+  /** Days a price tick (the price history) is kept, then pruned. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  PRICE_TICK_RETENTION_DAYS?: number;
 }
 
 export interface WorkerConfig extends ServiceSettings {
@@ -132,6 +140,8 @@ export interface WorkerConfig extends ServiceSettings {
   readonly outboxDir: string;
   /** Events older than this are deleted, with their attempts (the event log's retention). */
   readonly eventRetentionMs: number;
+  /** Price ticks older than this are deleted (the price history's retention). */
+  readonly priceTickRetentionMs: number;
 }
 
 const DEFAULT_FETCHERS = 12;
@@ -167,5 +177,6 @@ export function loadConfig(source: EnvSource = process.env, root = process.cwd()
     mailFrom: env.MAIL_FROM ?? 'webhooks@svc.invalid',
     outboxDir: env.OUTBOX_DIR ?? join(settings.dataDir, 'outbox'),
     eventRetentionMs: (env.EVENT_RETENTION_DAYS ?? 30) * 86_400_000,
+    priceTickRetentionMs: (env.PRICE_TICK_RETENTION_DAYS ?? 30) * 86_400_000,
   });
 }

@@ -1,7 +1,7 @@
 // The worker's running parts: the fetchers of the delivery queue, which holds every attempt, scheduled or
 // asked for (fetch-loop.ts, delivery-queue.ts), and on pg-boss the jobs that are jobs: failure e-mails,
-// recoveries, the event log's retention and the expired idempotency keys' pruning; with a graceful stop
-// that lets attempts in flight finish and settle.
+// recoveries, retention (events, price ticks) and the expired idempotency keys' pruning; with a graceful
+// stop that lets attempts in flight finish and settle.
 import { NOTIFY_CHANNEL, QUEUES } from '@svc/db';
 import { WebhookSender } from '@svc/webhook-sender';
 import type { PgBoss } from 'pg-boss';
@@ -15,6 +15,7 @@ import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 import { FetchLoop } from './fetch-loop.js';
 import { IdempotencyKeyPruning } from './idempotency-key-pruning.js';
+import { PriceTickRetention } from './price-tick-retention.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
 
@@ -60,6 +61,9 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   const keyPruning = new IdempotencyKeyPruning(deps.dataSource, logger);
   await keyPruning.schedule(boss);
   await boss.work(QUEUES.idempotencyKeyPruning, polling, keyPruning.handle);
+  const tickRetention = new PriceTickRetention(config, deps.dataSource, logger);
+  await tickRetention.schedule(boss);
+  await boss.work(QUEUES.priceTickRetention, polling, tickRetention.handle);
   // pg-boss's connection handling: reconnects with backoff, and after a reconnect we wake every
   // job worker once for the notifications missed meanwhile.
   const listener = await boss.getDb().listen?.(
@@ -86,6 +90,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
         boss.offWork(QUEUES.webhookFailureEmail, { wait: true }),
         boss.offWork(QUEUES.webhookRecovery, { wait: true }),
         boss.offWork(QUEUES.eventRetention, { wait: true }),
+        boss.offWork(QUEUES.priceTickRetention, { wait: true }),
       ]);
       mailer.close();
       if (!deps.sender) await sender.close();

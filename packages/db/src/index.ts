@@ -4,6 +4,7 @@ export * from './data-source.js';
 export * from './entities/index.js';
 export * from './event-log.js';
 export * from './idempotency-keys.js';
+export * from './price-ticks.js';
 export * from './queue.js';
 export * from './redeliveries.js';
 export * from './secret-box.js';

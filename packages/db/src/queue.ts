@@ -21,6 +21,8 @@ export const QUEUES = {
   eventRetention: 'event-retention',
   /** The worker's schedule: Idempotency-Keys past their 24 hours are deleted (pruneIdempotencyKeys). */
   idempotencyKeyPruning: 'idempotency-key-pruning',
+  /** The worker's schedule: price ticks older than their retention are deleted (prunePriceTicks). */
+  priceTickRetention: 'price-tick-retention',
 } as const;
 
 export interface WebhookRecoveryJob {
@@ -86,19 +88,16 @@ export async function startBoss(options: BossOptions, onError: (error: Error) =>
     retryBackoff: true,
     retryDelayMax: 300,
   });
-  await boss.createQueue(QUEUES.eventRetention, {
-    // One run at a time, and at most one waiting: a run that outlasts the schedule's period is not doubled.
-    policy: 'stately',
-    expireInSeconds: 15 * 60,
-    retryLimit: 3,
-    retryDelay: 60,
-  });
-  await boss.createQueue(QUEUES.idempotencyKeyPruning, {
-    policy: 'stately',
-    expireInSeconds: 15 * 60,
-    retryLimit: 3,
-    retryDelay: 60,
-  });
+  // The worker's scheduled upkeep: one run at a time, and at most one waiting, so a run that outlasts
+  // the schedule's period is not doubled.
+  for (const upkeep of [QUEUES.eventRetention, QUEUES.idempotencyKeyPruning, QUEUES.priceTickRetention]) {
+    await boss.createQueue(upkeep, {
+      policy: 'stately',
+      expireInSeconds: 15 * 60,
+      retryLimit: 3,
+      retryDelay: 60,
+    });
+  }
   return boss;
 }
 

@@ -198,4 +198,60 @@ describe('loadConfig', () => {
       }).adminToken,
     ).toBeNull();
   });
+
+  it('runs no market-data feed by default, and reads one with its pairs and timings', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, MASTER_KEY }).marketData).toEqual({
+      feed: null,
+      url: '',
+      symbols: [],
+      tickIntervalMs: 1000,
+      staleMs: 30_000,
+      reconnectMs: 1000,
+    });
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir,
+        MASTER_KEY,
+        MARKET_DATA_FEED: 'binance',
+        MARKET_DATA_SYMBOLS: ' BTC_EUR, ETH_EUR,BTC_EUR ',
+        MARKET_DATA_TICK_INTERVAL_MS: '250',
+      }).marketData,
+    ).toMatchObject({
+      feed: 'binance',
+      url: 'wss://stream.binance.com:9443/stream',
+      symbols: ['BTC_EUR', 'ETH_EUR'],
+      tickIntervalMs: 250,
+    });
+  });
+
+  it('refuses a bad market-data configuration, one line per variable', () => {
+    expect(
+      problems({
+        DATA_DIR: dataDir,
+        MARKET_DATA_FEED: 'kraken',
+        MARKET_DATA_URL: 'https://stream.binance.com/stream',
+        MARKET_DATA_SYMBOLS: 'BTC_EUR,btc-eur',
+        MARKET_DATA_TICK_INTERVAL_MS: '5',
+        MARKET_DATA_STALE_MS: 'soon',
+        MARKET_DATA_RECONNECT_MS: '120000',
+      }),
+    ).toEqual([
+      'MARKET_DATA_FEED: must be one of the following values: off, binance (got "kraken")',
+      'MARKET_DATA_URL: must be a URL address (got "https://stream.binance.com/stream")',
+      'MARKET_DATA_TICK_INTERVAL_MS: must not be less than 10 (got "5")',
+      'MARKET_DATA_STALE_MS: must be an integer number (got "soon")',
+      'MARKET_DATA_RECONNECT_MS: must not be greater than 60000 (got "120000")',
+      expect.stringMatching(/^MARKET_DATA_SYMBOLS: each must be BASE_QUOTE: .* \(got "btc-eur"\)$/),
+    ]);
+    expect(problems({ DATA_DIR: dataDir, MARKET_DATA_FEED: 'binance' })).toEqual([
+      'MARKET_DATA_SYMBOLS: required with MARKET_DATA_FEED=binance (e.g. BTC_EUR,ETH_EUR)',
+    ]);
+    // Both are ABCDE on Binance: its stream could not say which pair a trade is of.
+    expect(
+      problems({ DATA_DIR: dataDir, MARKET_DATA_FEED: 'binance', MARKET_DATA_SYMBOLS: 'AB_CDE,ABC_DE' }),
+    ).toEqual(['MARKET_DATA_SYMBOLS: AB_CDE and ABC_DE are both ABCDE on binance']);
+    expect(
+      problems({ DATA_DIR: dataDir, MARKET_DATA_FEED: 'off', MARKET_DATA_SYMBOLS: 'AB_CDE,ABC_DE' }),
+    ).toEqual([]);
+  });
 });

@@ -7,14 +7,20 @@ import {
   IsNetworkList,
   loadServiceEnvironment,
   serviceSettings,
-  ServiceEnvironment,
   splitList,
   type ServiceSettings,
 } from '@svc/runtime';
 
+import {
+  MarketDataEnvironment,
+  marketDataProblems,
+  marketDataSettings,
+  type MarketDataSettings,
+} from './market-data.config.js';
+
 export { ConfigError } from '@svc/runtime';
 
-class Environment extends ServiceEnvironment {
+class Environment extends MarketDataEnvironment {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -229,6 +235,7 @@ export interface AppConfig extends ServiceSettings {
   readonly dashboardLinkTtlSeconds: number;
   readonly eventStreams: { readonly heartbeatMs: number; readonly perOrg: number };
   readonly operators: OperatorSettings;
+  readonly marketData: MarketDataSettings;
 }
 
 export interface OperatorSettings {
@@ -274,7 +281,7 @@ export function loadConfig(
         'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI: set all three for single sign-on, or none',
       );
     }
-    return problems;
+    return [...problems, ...marketDataProblems(env)];
   });
   const settings = serviceSettings(env, root);
   return Object.freeze({
@@ -321,6 +328,7 @@ export function loadConfig(
             })
           : null,
     }),
+    marketData: marketDataSettings(env),
   });
 }
 

@@ -185,6 +185,12 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     items: arrayOf(ref('OAuthClient')),
   }),
   Price: record('An operator price', { symbol: string, price: number, updatedAt: dateTime }),
+  PriceTick: record("A change of a pair's price", {
+    symbol: string,
+    price: number,
+    at: { ...dateTime, description: "When it was quoted: the exchange's time for a feed" },
+    source: { type: 'string', description: '`operator`, or the market-data feed (e.g. `binance`)' },
+  }),
   Notice: record('A published system notice (sent as a SystemInformation event)', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
     ...SYSTEM_INFORMATION_DATA_SCHEMA.properties,

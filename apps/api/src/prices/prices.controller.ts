@@ -4,6 +4,7 @@ import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { SymbolPipe } from '../common/params.js';
 import { RequireRole } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
+import { ListTicksQuery } from './dto/list-ticks.query.js';
 import { SetPriceDto } from './dto/set-price.dto.js';
 import { PricesService } from './prices.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -38,8 +39,24 @@ export class PricesController {
   }
 
   @ApiRoute({
+    summary: "List a pair's price ticks",
+    description:
+      'The price history of one pair: every operator change and, from a market-data feed, at most one change ' +
+      'per sampling interval; oldest first, quoted in [from, to) (default the last day); paginated by cursor. ' +
+      'Kept PRICE_TICK_RETENTION_DAYS.',
+    data: { page: 'PriceTick' },
+  })
+  @Get(':symbol/ticks')
+  @RequireRole('SUPPORT')
+  ticks(@Param('symbol', SymbolPipe) symbol: string, @Query() query: ListTicksQuery) {
+    return this.prices.listTicks(symbol, query);
+  }
+
+  @ApiRoute({
     summary: 'Set a price',
-    description: 'Sets the price orders of the pair execute at. Audited.',
+    description:
+      'Sets the price orders of the pair execute at, and records it as a price tick. Audited. A market-data ' +
+      "feed that prices the pair replaces it at the feed's next change.",
     data: 'Price',
   })
   @Put(':symbol')

@@ -1,17 +1,23 @@
 // Operator prices (docs/decisions.md, "Prices: operator prices"): the price of each trading pair at which the
-// default venue fills market orders. A pair without a price has no market. Every change is audited in its
-// transaction.
+// default venue fills market orders. A pair without a price has no market. Every operator change is audited
+// in its transaction. A market-data feed sets prices too (not audited: no one acted), and every change from
+// either is a price tick, the history operators read and pages chart.
 import { Injectable } from '@nestjs/common';
 import { transaction } from '@svc/db';
 import { DataSource } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
 import type { AuditActor } from '../audit/admin-actor.decorator.js';
-import { notFound } from '../common/errors.js';
+import { badRequest, notFound } from '../common/errors.js';
+import { parseInstant } from '../common/instant.js';
 import { amountText, type Dec } from '../common/decimal.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
+import type { ListTicksQuery } from './dto/list-ticks.query.js';
+import { priceTickView, type PriceTickView } from './price-tick.view.js';
 import { priceView, type PriceView } from './price.view.js';
 import { PricesRepository } from './prices.repository.js';
+
+const DAY_MS = 86_400_000;
 
 @Injectable()
 export class PricesService {
@@ -37,6 +43,7 @@ export class PricesService {
     return transaction(this.dataSource, async (manager) => {
       const old = await this.prices.lock(manager, symbol);
       const row = await this.prices.upsert(manager, symbol, text);
+      await this.prices.insertTick(manager, { symbol, price: row.price, at: 'now', source: 'operator' });
       await this.audit.record(manager, {
         actor,
         action: 'price.set',
@@ -65,5 +72,43 @@ export class PricesService {
   /** Prices for the pairs that have none, for the demo organisation of `npm start`; not audited. */
   setMissing(prices: Readonly<Record<string, string>>): Promise<void> {
     return this.prices.insertMissing(prices);
+  }
+
+  /**
+   * A feed's price for the pair (decimal text of 8 decimals), with its tick when `tick`; one transaction.
+   * Not audited: no operator acted.
+   */
+  setFromFeed(source: string, symbol: string, price: string, at: Date, tick: boolean): Promise<void> {
+    return transaction(this.dataSource, async (manager) => {
+      await this.prices.upsert(manager, symbol, price);
+      if (tick) await this.prices.insertTick(manager, { symbol, price, at, source });
+    });
+  }
+
+  /** A tick of a feed's price already set (one the sampler held back until its interval was over). */
+  recordTick(source: string, symbol: string, price: string, at: Date): Promise<void> {
+    return this.prices.insertTick(this.dataSource.manager, { symbol, price, at, source });
+  }
+
+  /** A page of the pair's price ticks quoted in [from, to) (default: the last day), oldest first. */
+  async listTicks(symbol: string, query: ListTicksQuery): Promise<Page<PriceTickView>> {
+    const to = parseInstant(query.to) ?? new Date();
+    const from = parseInstant(query.from) ?? new Date(to.getTime() - DAY_MS);
+    if (from >= to) throw badRequest('from must be before to');
+    return mapPage(await this.prices.ticks(symbol, from, to, query), priceTickView);
+  }
+
+  /**
+   * What a price chart draws: the pair's last price in each bucket of `bucketSeconds` (an hour by default)
+   * in [from, to) that has ticks, oldest first, with how many ticks the bucket holds.
+   */
+  async chart(
+    symbol: string,
+    from: Date,
+    to: Date,
+    bucketSeconds = 3600,
+  ): Promise<{ at: string; price: string; ticks: number }[]> {
+    const rows = await this.prices.chart(symbol, from, to, bucketSeconds);
+    return rows.map((row) => ({ at: row.bucket.toISOString(), price: row.price, ticks: row.ticks }));
   }
 }

@@ -16,6 +16,7 @@ import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
 import { Price } from './price.entity.js';
+import { PriceTick } from './price-tick.entity.js';
 import { SystemNotice, TradingHalt } from './system-notice.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
 import { User } from './user.entity.js';
@@ -44,6 +45,7 @@ export * from './order.entity.js';
 export * from './organisation.entity.js';
 export * from './position.entity.js';
 export * from './price.entity.js';
+export * from './price-tick.entity.js';
 export * from './system-notice.entity.js';
 export * from './used-signature.entity.js';
 export * from './user.entity.js';
@@ -74,6 +76,7 @@ export const ENTITIES = [
   Order,
   Position,
   Price,
+  PriceTick,
   SystemNotice,
   TradingHalt,
   DashboardLink,
