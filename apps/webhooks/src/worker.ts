@@ -11,13 +11,11 @@ import type { DataSource } from 'typeorm';
 import type { WorkerConfig } from './config.js';
 import { DeliveryProcessor } from './delivery.js';
 import { PostgresDeliveryQueue } from './delivery-queue.js';
-import { EventRetention } from './event-retention.js';
 import { FailureMailer } from './failure-mailer.js';
 import { FetchLoop } from './fetch-loop.js';
-import { IdempotencyKeyPruning } from './idempotency-key-pruning.js';
-import { PriceTickRetention } from './price-tick-retention.js';
 import { WorkerMetrics } from './metrics.js';
 import { RecoveryRunner } from './recovery.js';
+import { startUpkeep } from './scheduled-upkeep.js';
 
 export interface WorkerDependencies {
   readonly config: WorkerConfig;
@@ -55,15 +53,7 @@ export async function startWorker(deps: WorkerDependencies): Promise<RunningWork
   );
   const fetchLoop = new FetchLoop(config, queue, deliveries, metrics, logger);
   await fetchLoop.start(boss);
-  const retention = new EventRetention(config, deps.dataSource, logger);
-  await retention.schedule(boss);
-  await boss.work(QUEUES.eventRetention, polling, retention.handle);
-  const keyPruning = new IdempotencyKeyPruning(deps.dataSource, logger);
-  await keyPruning.schedule(boss);
-  await boss.work(QUEUES.idempotencyKeyPruning, polling, keyPruning.handle);
-  const tickRetention = new PriceTickRetention(config, deps.dataSource, logger);
-  await tickRetention.schedule(boss);
-  await boss.work(QUEUES.priceTickRetention, polling, tickRetention.handle);
+  await startUpkeep(boss, polling, config, deps.dataSource, logger);
   // pg-boss's connection handling: reconnects with backoff, and after a reconnect we wake every
   // job worker once for the notifications missed meanwhile.
   const listener = await boss.getDb().listen?.(

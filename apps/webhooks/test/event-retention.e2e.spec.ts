@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 
 import { QUEUES } from '@svc/db';
 
-import { RETENTION_CRON } from '../src/event-retention.js';
+import { UPKEEP_CRON } from '../src/scheduled-upkeep.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_ENV, WorkerFixture } from './support/worker-fixture.js';
 
@@ -26,7 +26,7 @@ describe('event retention', () => {
       'SELECT name, cron FROM pgboss.schedule WHERE name = $1',
       [QUEUES.eventRetention],
     );
-    expect(schedules).toEqual([{ name: QUEUES.eventRetention, cron: RETENTION_CRON }]);
+    expect(schedules).toEqual([{ name: QUEUES.eventRetention, cron: UPKEEP_CRON }]);
   });
 
   it('deletes the events older than the retention, with their attempts and failures, and keeps the rest', async () => {

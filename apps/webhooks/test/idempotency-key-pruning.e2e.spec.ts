@@ -3,7 +3,7 @@
 // time, leaving the live ones, a claimed one included.
 import { QUEUES, pruneIdempotencyKeys } from '@svc/db';
 
-import { IDEMPOTENCY_PRUNING_CRON } from '../src/idempotency-key-pruning.js';
+import { UPKEEP_CRON } from '../src/scheduled-upkeep.js';
 import { WorkerFixture } from './support/worker-fixture.js';
 
 describe('idempotency key pruning', () => {
@@ -43,7 +43,7 @@ describe('idempotency key pruning', () => {
       'SELECT name, cron FROM pgboss.schedule WHERE name = $1',
       [QUEUES.idempotencyKeyPruning],
     );
-    expect(schedules).toEqual([{ name: QUEUES.idempotencyKeyPruning, cron: IDEMPOTENCY_PRUNING_CRON }]);
+    expect(schedules).toEqual([{ name: QUEUES.idempotencyKeyPruning, cron: UPKEEP_CRON }]);
   });
 
   it('deletes the expired keys on a run of its job, and keeps the live ones', async () => {

@@ -2,7 +2,7 @@
 // the price ticks older than PRICE_TICK_RETENTION_DAYS, of every pair, leaving the others.
 import { QUEUES } from '@svc/db';
 
-import { RETENTION_CRON } from '../src/event-retention.js';
+import { UPKEEP_CRON } from '../src/scheduled-upkeep.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_ENV, WorkerFixture } from './support/worker-fixture.js';
 
@@ -23,7 +23,7 @@ describe('price tick retention', () => {
       'SELECT name, cron FROM pgboss.schedule WHERE name = $1',
       [QUEUES.priceTickRetention],
     );
-    expect(schedules).toEqual([{ name: QUEUES.priceTickRetention, cron: RETENTION_CRON }]);
+    expect(schedules).toEqual([{ name: QUEUES.priceTickRetention, cron: UPKEEP_CRON }]);
   });
 
   it('deletes the ticks older than the retention, of every pair, and keeps the rest', async () => {
