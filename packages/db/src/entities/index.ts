@@ -15,6 +15,7 @@ import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
 import { Price } from './price.entity.js';
+import { SandboxClock } from './sandbox-clock.entity.js';
 import { SystemNotice, TradingHalt } from './system-notice.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
 import { User } from './user.entity.js';
@@ -42,6 +43,7 @@ export * from './order.entity.js';
 export * from './organisation.entity.js';
 export * from './position.entity.js';
 export * from './price.entity.js';
+export * from './sandbox-clock.entity.js';
 export * from './system-notice.entity.js';
 export * from './used-signature.entity.js';
 export * from './user.entity.js';
@@ -80,4 +82,5 @@ export const ENTITIES = [
   OperatorSession,
   OperatorToken,
   AttemptCounter,
+  SandboxClock,
 ];
