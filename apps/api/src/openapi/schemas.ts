@@ -1,7 +1,7 @@
 // What the routes answer, as JSON Schema (OpenAPI 3.1): one schema per view (the `*.view.ts` files and the
 // services' small answers), closed (`additionalProperties: false`) so that a field added to a view without
 // its schema fails the e2e tests that validate every answer against the document.
-import { ORG_PLANS, WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
+import { ORG_ENVIRONMENTS, ORG_PLANS, WEBHOOK_RECOVERY_STATUSES } from '@svc/db';
 import {
   KYC_EVENT_TYPES,
   ORDER_SCHEMA,
@@ -61,6 +61,10 @@ const adminOrg = {
   orgId: integer,
   name: string,
   plan: enumOf(ORG_PLANS),
+  environment: {
+    ...enumOf(ORG_ENVIRONMENTS),
+    description: 'SANDBOX: a test organisation (docs/testing.md); fixed at creation',
+  },
   kycDomain: string,
   supportEmails: arrayOf({ type: 'string', format: 'email' }),
   policy: ref('OrgPolicy'),
