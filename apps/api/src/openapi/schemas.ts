@@ -164,6 +164,16 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     ),
   }),
   AdminOrganisation: record('An organisation on the operator surface', adminOrg),
+  SandboxClock: record("A sandbox organisation's test clock", {
+    orgId: integer,
+    now: { ...dateTime, description: "The organisation's time" },
+    offsetMs: { ...integer, minimum: 0, description: 'How far ahead of real time it is, in milliseconds' },
+  }),
+  TriggeredEvent: record('The event a trigger recorded', {
+    eventId: { ...uuid, description: 'Its id in the event log (GET /api/v1/events/{id})' },
+    orgUserId: { ...orNull(string), description: 'The user of a Users or Orders event; null otherwise' },
+    createdUser: { ...boolean, description: 'Whether the trigger created that user' },
+  }),
   Webhook: record("The organisation's webhook endpoint; never its secret", {
     url: string,
     status: enumOf(['ACTIVE', 'CHALLENGE_FAILED']),
