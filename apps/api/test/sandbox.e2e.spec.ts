@@ -383,17 +383,15 @@ describe('sandbox organisations', () => {
 
     it('for a user it creates (whose creation is the Users event) or one named, who must exist', async () => {
       const created = await trigger({ entity: 'Users' });
-      expect(created.body.data).toMatchObject({
-        createdUser: true,
-        orgUserId: expect.stringMatching(/^sandbox-/),
-      });
+      expect(created.body.data?.createdUser).toBe(true);
+      expect(created.body.data?.orgUserId).toMatch(/^sandbox-/);
       const [event] = await stored(created.body.data!.eventId);
       expect(event?.data).toMatchObject({ orgUserId: created.body.data!.orgUserId, kyc: false });
 
       const named = id('named-');
       await user(sandbox, named);
       const kyc = await trigger({ entity: 'Users', eventType: 'KYC_RFI', orgUserId: named });
-      expect(kyc.body.data).toEqual({ eventId: expect.any(String), orgUserId: named, createdUser: false });
+      expect(kyc.body.data).toMatchObject({ orgUserId: named, createdUser: false });
       expect((await stored(kyc.body.data!.eventId))[0]?.data).toMatchObject({ orgUserId: named });
 
       const [before] = await api.rows<{ n: number }>('SELECT count(*)::int AS n FROM events');

@@ -163,7 +163,7 @@ export function clientOptions(
     );
   }
   const pick = (flag: keyof CredentialFlags, variable: string): string => {
-    const value = level === fromFlags ? (values[flag] as string | undefined) : nonEmpty(env[variable]);
+    const value = level === fromFlags ? values[flag] : nonEmpty(env[variable]);
     if (value === undefined || value.trim() === '') {
       throw new UsageError(`--${flag} is missing (or set ${variable})`);
     }
