@@ -93,7 +93,8 @@ export class KycService {
 
   /**
    * The review queue (docs/console.md#kyc-review): users of every organisation whose form waits for an
-   * operator's decision, the longest waiting first, each with when it was submitted.
+   * operator's decision, the longest waiting first, each with when it was submitted: its event's time, as
+   * expiresAt runs on the organisation's clock, which a sandbox one may have moved.
    */
   async reviewQueue(
     limit: number,
@@ -102,13 +103,30 @@ export class KycService {
     const waiting = KYC_TRANSITIONS.approve.from;
     const { rows, total } = await this.kyc.reviewQueue(this.dataSource.manager, waiting, limit, after);
     return {
-      items: rows.map((row) => ({ ...row, submittedAt: this.waitingSince(row.expiresAt) })),
+      items: rows.map((row) => ({
+        ...row,
+        submittedAt: row.submittedAt ?? this.waitingSince(row.expiresAt),
+      })),
       total,
     };
   }
 
-  /** When a step that expires at `expiresAt` began: its expiry is set KYC_EXPIRY_DAYS after it. */
-  waitingSince(expiresAt: Date): Date {
+  /**
+   * When the user last submitted the form, in real time (its event's time); what the expiry tells when
+   * that event is gone.
+   */
+  async submittedAt(orgId: number, orgUserId: string, expiresAt: Date): Promise<Date> {
+    return (
+      (await this.kyc.lastSubmission(this.dataSource.manager, orgId, orgUserId)) ??
+      this.waitingSince(expiresAt)
+    );
+  }
+
+  /**
+   * When a step that expires at `expiresAt` began: its expiry is set KYC_EXPIRY_DAYS after it, on the
+   * organisation's clock (real time for a live organisation).
+   */
+  private waitingSince(expiresAt: Date): Date {
     return new Date(expiresAt.getTime() - this.config.kycExpiryDays * DAY_MS);
   }
 
