@@ -83,7 +83,7 @@ describe("the console's KYC wait for a sandbox organisation whose clock moved", 
     expect(expiresAt.getTime() - submittedAt.getTime()).toBeGreaterThan(2 * DAY_S * 1000);
 
     expect(await queueRow('moved-clock')).toEqual({
-      waiting: expect.stringMatching(/^[01] min$/),
+      waiting: expect.stringMatching(/^[01] min$/) as string,
       submitted: submittedAt.toISOString(),
       expires: expiresAt.toISOString(),
     });

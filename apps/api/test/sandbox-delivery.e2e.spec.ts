@@ -47,7 +47,7 @@ describe('a triggered event delivered by the worker, with a retry', () => {
   });
 
   afterAll(async () => {
-    await worker?.stop();
+    await worker.stop();
     await receiver.close();
     await api.close();
   });
@@ -74,8 +74,8 @@ describe('a triggered event delivered by the worker, with a retry', () => {
     const statusOf = async () =>
       (await api.rows<{ status: string }>('SELECT status FROM events WHERE id = $1', [eventId]))[0]?.status;
     await until(async () => (await statusOf()) === 'DELIVERED', `event ${eventId} to be delivered`).catch(
-      (error: Error) => {
-        throw new Error(`${error.message}\n${worker.log}`);
+      (error: unknown) => {
+        throw new Error(`${String(error)}\n${worker.log}`);
       },
     );
 
