@@ -26,6 +26,7 @@ import type { Venue } from './orders/venue.js';
 import { OrgsModule } from './orgs/orgs.module.js';
 import { PolicyModule } from './policy/policy.module.js';
 import { PricesModule } from './prices/prices.module.js';
+import { SandboxModule } from './sandbox/sandbox.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -64,6 +65,7 @@ export class AppModule {
         OrgsModule,
         PolicyModule,
         PricesModule,
+        SandboxModule,
         UsersModule,
         WebhooksModule,
         DashboardModule.forRoot(orders),

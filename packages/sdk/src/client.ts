@@ -10,6 +10,7 @@ import { OAuthResource } from './resources/oauth.js';
 import { OrdersResource } from './resources/orders.js';
 import { OrgResource } from './resources/org.js';
 import { PositionsResource } from './resources/positions.js';
+import { SandboxResource } from './resources/sandbox.js';
 import { UsersResource } from './resources/users.js';
 import { WebhooksResource } from './resources/webhooks.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -59,6 +60,7 @@ export class SvcClient {
   readonly events: EventsResource;
   readonly oauth: OAuthResource;
   readonly dashboard: DashboardResource;
+  readonly sandbox: SandboxResource;
   private readonly transport: Transport;
 
   constructor(options: SvcClientOptions) {
@@ -106,6 +108,7 @@ export class SvcClient {
     this.events = new EventsResource(call, this.transport);
     this.oauth = new OAuthResource(call);
     this.dashboard = new DashboardResource(call);
+    this.sandbox = new SandboxResource(call);
   }
 
   /**

@@ -50,6 +50,9 @@ export interface PageParams {
 
 export type OrgPlan = 'STANDARD' | 'ENTERPRISE';
 
+/** SANDBOX: a test organisation, with the test clock, magic values and triggered events; fixed at creation. */
+export type OrgEnvironment = 'LIVE' | 'SANDBOX';
+
 export interface OrgPolicy {
   readonly enabledAssets: string[];
   /** Limits by currency or asset code (codes in alphabetical order); a code absent has no limit. */
@@ -66,6 +69,7 @@ export interface Organisation {
   readonly orgId: number;
   readonly name: string;
   readonly plan: OrgPlan;
+  readonly environment: OrgEnvironment;
   readonly kycDomain: string;
   readonly supportEmails: string[];
   readonly policy: OrgPolicy;
@@ -299,4 +303,39 @@ export interface ListEventsParams extends PageParams {
   readonly since?: Date | string;
   /** Only events created before this time. */
   readonly until?: Date | string;
+}
+
+/** A sandbox organisation's test clock (GET and POST /api/v1/sandbox/clock). */
+export interface SandboxClock {
+  readonly orgId: number;
+  /** The organisation's time. */
+  readonly now: string;
+  /** How far ahead of real time it is, in milliseconds. */
+  readonly offsetMs: number;
+}
+
+/** Exactly one of the two. */
+export interface AdvanceClockParams {
+  /** Seconds to move the clock forward. */
+  readonly advanceBy?: number;
+  /** The ISO 8601 time to move it to: not before the clock's. */
+  readonly to?: string;
+}
+
+/** What to trigger (POST /api/v1/sandbox/events). */
+export interface TriggerEventParams {
+  readonly entity: EntityName;
+  /** A KYC event (entity Users only). */
+  readonly eventType?: KycEventType;
+  /** The user of a Users or Orders event; without it a new sandbox user is created. */
+  readonly orgUserId?: string;
+}
+
+/** The event a trigger recorded. */
+export interface TriggeredEvent {
+  readonly eventId: string;
+  /** The user of a Users or Orders event; null otherwise. */
+  readonly orgUserId: string | null;
+  /** Whether the trigger created that user. */
+  readonly createdUser: boolean;
 }

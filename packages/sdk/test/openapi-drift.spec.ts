@@ -63,6 +63,21 @@ interface Entry {
 // Every SDK resource method and the operation it calls.
 const TABLE: readonly Entry[] = [
   { method: 'org.get', answer: 'Organisation', http: 'GET', path: '/api/v1/org' },
+  { method: 'sandbox.clock', answer: 'SandboxClock', http: 'GET', path: '/api/v1/sandbox/clock' },
+  {
+    method: 'sandbox.advanceClock',
+    answer: 'SandboxClock',
+    http: 'POST',
+    path: '/api/v1/sandbox/clock',
+    request: 'AdvanceClockParams',
+  },
+  {
+    method: 'sandbox.trigger',
+    answer: 'TriggeredEvent',
+    http: 'POST',
+    path: '/api/v1/sandbox/events',
+    request: 'TriggerEventParams',
+  },
   {
     method: 'users.create',
     answer: 'UserView',

@@ -217,8 +217,8 @@ export class AuthenticationService {
     } else if (!session.pages.includes(rule.page)) {
       throw forbidden(`this session may not see the ${rule.page} page`);
     }
-    const { name } = await this.orgs.get(session.orgId);
-    request.dashboard = { session, orgName: name, csrf: this.csrf.create(session.id) };
+    const { name, environment } = await this.orgs.get(session.orgId);
+    request.dashboard = { session, orgName: name, environment, csrf: this.csrf.create(session.id) };
   }
 }
 

@@ -1,14 +1,19 @@
 // What a dashboard page's handler gets once the authentication service let its session in (the page and
 // the permission its @DashboardRead and @DashboardWrite name: auth/authentication.service.ts).
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { OrgEnvironment } from '@svc/db';
 import type { FastifyRequest } from 'fastify';
 
 import type { DashboardSessionInfo } from './dashboard-sessions.service.js';
 
-/** The signed-in session, its organisation's name and the CSRF token for the page's forms. */
+/**
+ * The signed-in session, its organisation's name and environment (a sandbox one's pages say so), and the
+ * CSRF token for the page's forms.
+ */
 export interface DashboardContext {
   readonly session: DashboardSessionInfo;
   readonly orgName: string;
+  readonly environment: OrgEnvironment;
   readonly csrf: string;
 }
 

@@ -4,7 +4,7 @@
 // asking for it may do (docs/dashboard.md#what-a-session-may-do) and records that credential: revoking it
 // ends the link and its session.
 import { Inject, Injectable } from '@nestjs/common';
-import { type DashboardSession, transaction } from '@svc/db';
+import { type DashboardSession, type OrgEnvironment, transaction } from '@svc/db';
 import type { Scope } from '@svc/protocol';
 import { DataSource } from 'typeorm';
 
@@ -98,6 +98,7 @@ export class DashboardSessionsService {
   /** What opening the link would start, without spending it; 401 when it can no longer be opened. */
   async peek(linkToken: string): Promise<{
     orgName: string;
+    environment: OrgEnvironment;
     permissions: DashboardPermission[];
     pages: DashboardPageName[];
     lifetimeSeconds: number;
@@ -107,6 +108,7 @@ export class DashboardSessionsService {
     const org = await this.orgs.find(this.dataSource.manager, link.orgId);
     return {
       orgName: org.name,
+      environment: org.environment,
       permissions: link.permissions.filter(isDashboardPermission),
       pages: link.pages.filter(isDashboardPage),
       lifetimeSeconds: link.sessionSeconds,

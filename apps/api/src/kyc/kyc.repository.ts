@@ -2,7 +2,8 @@
 // user's KYC state lives on the users table, written through the users feature's repository.
 // Style: TypeORM for kyc_documents and kyc_reviews (finders, and its query builder for a user's document
 // heads and KYC history, the latter joined to events). The review queue is one SQL read across users,
-// organisations and a count of kyc_documents (a row-value keyset), and the sweep's lock is SQL.
+// organisations, a count of kyc_documents and each user's last form submission (a row-value keyset), the
+// sweep's lock is SQL, and so is a user's last form submission, on the events_org_user_kyc index.
 import { Injectable } from '@nestjs/common';
 import { Event, KycDocument, KycReview } from '@svc/db';
 import type { EntityManager } from 'typeorm';
@@ -26,8 +27,13 @@ export interface KycQueueRow {
   readonly orgName: string;
   readonly orgUserId: string;
   readonly userId: string;
-  /** When the wait ends in KYC_EXPIRED; set when the form was submitted, so it orders the queue. */
+  /**
+   * When the wait ends in KYC_EXPIRED, on the organisation's clock (a sandbox one's may run ahead); set when
+   * the form was submitted, so it orders the queue.
+   */
   readonly expiresAt: Date;
+  /** When its KYC_FORM_SUBMITTED event was recorded (real time); null if that event is gone. */
+  readonly submittedAt: Date | null;
   readonly documents: number;
 }
 
@@ -50,6 +56,14 @@ export type NewKycReview = Pick<
   KycReview,
   'orgId' | 'userId' | 'eventType' | 'message' | 'reviewer' | 'eventId'
 >;
+
+/**
+ * The time of a user's last KYC_FORM_SUBMITTED event, with `$org` and `$user` standing for the
+ * organisation's id and the orgUserId: on events_org_user_kyc, whose condition the event type implies.
+ */
+const LAST_SUBMISSION = `SELECT max(e.created_at) FROM events e
+  WHERE e.org_id = $org AND e.entity = 'Users' AND e.event_type = 'KYC_FORM_SUBMITTED'
+    AND e.data->>'orgUserId' = $user`;
 
 /** The document columns a view shows: everything but the content. */
 const DOCUMENT_COLUMNS = {
@@ -123,10 +137,12 @@ export class KycRepository {
         org_user_id: string;
         id: string;
         kyc_expires_at: Date;
+        submitted_at: Date | null;
         documents: number;
       }[]
     >(
       `SELECT u.org_id, o.name AS org_name, u.org_user_id, u.id, u.kyc_expires_at,
+              (${LAST_SUBMISSION.replace('$org', 'u.org_id').replace('$user', 'u.org_user_id')}) AS submitted_at,
               (SELECT count(*)::int FROM kyc_documents d WHERE d.user_id = u.id) AS documents
          FROM users u JOIN organisations o ON o.id = u.org_id
         WHERE u.kyc_state = ANY($1) AND u.kyc_expires_at IS NOT NULL
@@ -146,10 +162,20 @@ export class KycRepository {
         orgUserId: row.org_user_id,
         userId: row.id,
         expiresAt: row.kyc_expires_at,
+        submittedAt: row.submitted_at,
         documents: row.documents,
       })),
       total: count?.n ?? 0,
     };
+  }
+
+  /** When the user last submitted the KYC form (its KYC_FORM_SUBMITTED event), or null. */
+  async lastSubmission(manager: EntityManager, orgId: number, orgUserId: string): Promise<Date | null> {
+    const [row] = await manager.query<{ at: Date | null }[]>(
+      `SELECT (${LAST_SUBMISSION.replace('$org', '$1').replace('$user', '$2')}) AS at`,
+      [orgId, orgUserId],
+    );
+    return row?.at ?? null;
   }
 
   async insertReview(manager: EntityManager, review: NewKycReview): Promise<void> {

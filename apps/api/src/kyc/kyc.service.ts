@@ -7,11 +7,13 @@ import type { KycEventType } from '@svc/protocol';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import { AuditService } from '../audit/audit.service.js';
-import type { AuditActor } from '../audit/admin-actor.decorator.js';
+import { type AuditActor, systemActor } from '../audit/admin-actor.decorator.js';
 import { conflict, notFound } from '../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { SANDBOX_KYC_TEXT, sandboxKycStep } from '../sandbox/magic-values.js';
+import { OrgClock } from '../sandbox/org-clock.service.js';
 import { UsersRepository, type UserChanges } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import { userRecord } from '../users/user.view.js';
@@ -46,6 +48,9 @@ const AUDIT_ACTIONS = {
   'request-information': 'kyc.request-information',
 } as const;
 
+/** Who the sandbox's own KYC steps are audited as (docs/testing.md#magic-values). */
+export const SANDBOX_ACTOR = systemActor('sandbox');
+
 /**
  * pg_try_advisory_xact_lock key of the expiry sweep: one sweeper at a time. "kyc_exp" in ASCII
  * (0x6b79635f657870), written in decimal because PostgreSQL before 16 reads no hex integers.
@@ -71,6 +76,7 @@ export class KycService {
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly clock: OrgClock,
   ) {}
 
   async get(orgId: number, orgUserId: string): Promise<KycView> {
@@ -87,7 +93,8 @@ export class KycService {
 
   /**
    * The review queue (docs/console.md#kyc-review): users of every organisation whose form waits for an
-   * operator's decision, the longest waiting first, each with when it was submitted.
+   * operator's decision, the longest waiting first, each with when it was submitted: its event's time, as
+   * expiresAt runs on the organisation's clock, which a sandbox one may have moved.
    */
   async reviewQueue(
     limit: number,
@@ -96,13 +103,30 @@ export class KycService {
     const waiting = KYC_TRANSITIONS.approve.from;
     const { rows, total } = await this.kyc.reviewQueue(this.dataSource.manager, waiting, limit, after);
     return {
-      items: rows.map((row) => ({ ...row, submittedAt: this.waitingSince(row.expiresAt) })),
+      items: rows.map((row) => ({
+        ...row,
+        submittedAt: row.submittedAt ?? this.waitingSince(row.expiresAt),
+      })),
       total,
     };
   }
 
-  /** When a step that expires at `expiresAt` began: its expiry is set KYC_EXPIRY_DAYS after it. */
-  waitingSince(expiresAt: Date): Date {
+  /**
+   * When the user last submitted the form, in real time (its event's time); what the expiry tells when
+   * that event is gone.
+   */
+  async submittedAt(orgId: number, orgUserId: string, expiresAt: Date): Promise<Date> {
+    return (
+      (await this.kyc.lastSubmission(this.dataSource.manager, orgId, orgUserId)) ??
+      this.waitingSince(expiresAt)
+    );
+  }
+
+  /**
+   * When a step that expires at `expiresAt` began: its expiry is set KYC_EXPIRY_DAYS after it, on the
+   * organisation's clock (real time for a live organisation).
+   */
+  private waitingSince(expiresAt: Date): Date {
     return new Date(expiresAt.getTime() - this.config.kycExpiryDays * DAY_MS);
   }
 
@@ -157,8 +181,35 @@ export class KycService {
         );
       }
       await this.apply(manager, moves, user, events, { kycForm: toKycForm(input) });
+      await this.sandboxStep(manager, moves, user);
       return this.view(manager, user);
     });
+  }
+
+  /**
+   * In a sandbox organisation, a magic orgUserId makes KYC move on as soon as the form arrives, in the same
+   * transaction: decided as an operator would, or expired as the sweep would, audited as the sandbox.
+   */
+  private async sandboxStep(manager: EntityManager, moves: KycMove[], user: User): Promise<void> {
+    const step = sandboxKycStep(user.orgUserId);
+    if (step === null || !(await this.clock.isSandbox(user.orgId, manager))) return;
+    if (step === 'expire') {
+      const eventIds = await this.apply(manager, moves, user, this.plan(user, 'expire'));
+      await this.audit.record(manager, {
+        actor: SANDBOX_ACTOR,
+        action: 'kyc.expire',
+        orgId: user.orgId,
+        details: { orgUserId: user.orgUserId, eventType: 'KYC_EXPIRED', eventId: eventIds.at(-1) },
+      });
+      return;
+    }
+    const decision: KycDecision =
+      step === 'approve'
+        ? { step }
+        : step === 'reject'
+          ? { step, reason: SANDBOX_KYC_TEXT.reject }
+          : { step, message: SANDBOX_KYC_TEXT['request-information'] };
+    await this.decide(manager, moves, SANDBOX_ACTOR, user, decision);
   }
 
   /**
@@ -168,24 +219,35 @@ export class KycService {
   async review(actor: AuditActor, orgId: number, orgUserId: string, decision: KycDecision): Promise<KycView> {
     return this.transition(async (manager, moves) => {
       const user = await this.users.find(manager, orgId, orgUserId, true);
-      const events = this.plan(user, decision.step);
-      const eventIds = await this.apply(manager, moves, user, events);
-      const { step, ...text } = decision;
-      await this.kyc.insertReview(manager, {
-        orgId,
-        userId: user.id,
-        eventType: events.at(-1) as KycDecisionEvent,
-        message: 'reason' in text ? text.reason : 'message' in text ? text.message : (text.note ?? null),
-        reviewer: actor.label,
-        eventId: eventIds.at(-1) ?? '',
-      });
-      await this.audit.record(manager, {
-        actor,
-        action: AUDIT_ACTIONS[step],
-        orgId,
-        details: { orgUserId, eventType: events.at(-1), eventId: eventIds.at(-1), ...text },
-      });
+      await this.decide(manager, moves, actor, user, decision);
       return this.view(manager, user);
+    });
+  }
+
+  /** A decision on a user locked in this transaction: its events, the review row and the audit row. */
+  private async decide(
+    manager: EntityManager,
+    moves: KycMove[],
+    actor: AuditActor,
+    user: User,
+    decision: KycDecision,
+  ): Promise<void> {
+    const events = this.plan(user, decision.step);
+    const eventIds = await this.apply(manager, moves, user, events);
+    const { step, ...text } = decision;
+    await this.kyc.insertReview(manager, {
+      orgId: user.orgId,
+      userId: user.id,
+      eventType: events.at(-1) as KycDecisionEvent,
+      message: 'reason' in text ? text.reason : 'message' in text ? text.message : (text.note ?? null),
+      reviewer: actor.label,
+      eventId: eventIds.at(-1) ?? '',
+    });
+    await this.audit.record(manager, {
+      actor,
+      action: AUDIT_ACTIONS[step],
+      orgId: user.orgId,
+      details: { orgUserId: user.orgUserId, eventType: events.at(-1), eventId: eventIds.at(-1), ...text },
     });
   }
 
@@ -240,15 +302,18 @@ export class KycService {
     extra: { document?: { docCategory: string; docSubCategory: string }; kycForm?: KycForm } = {},
   ): Promise<string[]> {
     const ids: string[] = [];
+    // A step's expiry runs on the organisation's clock (docs/decisions.md, "Sandbox: the test clock").
+    const now = events.some(expiryClockRuns) ? await this.clock.now(user.orgId, manager) : null;
     for (const eventType of events) {
       const changes = userChangesAfter(eventType);
       moves.push({ from: user.kycState, to: eventType });
       user.kycState = eventType;
       user.kyc = changes.kyc;
       if (changes.userStatus) user.userStatus = changes.userStatus;
-      user.kycExpiresAt = expiryClockRuns(eventType)
-        ? new Date(Date.now() + this.config.kycExpiryDays * DAY_MS)
-        : null;
+      user.kycExpiresAt =
+        now && expiryClockRuns(eventType)
+          ? new Date(now.getTime() + this.config.kycExpiryDays * DAY_MS)
+          : null;
       const data =
         eventType === 'KYC_DOC_UPLOADED' && extra.document
           ? { ...userRecord(user), ...extra.document }

@@ -1,7 +1,7 @@
 // What the routes answer, as JSON Schema (OpenAPI 3.1): one schema per view (the `*.view.ts` files and the
 // services' small answers), closed (`additionalProperties: false`) so that a field added to a view without
 // its schema fails the e2e tests that validate every answer against the document.
-import { ORG_PLANS } from '@svc/db';
+import { ORG_ENVIRONMENTS, ORG_PLANS } from '@svc/db';
 import {
   KYC_EVENT_TYPES,
   ORDER_SCHEMA,
@@ -60,6 +60,10 @@ const adminOrg = {
   orgId: integer,
   name: string,
   plan: enumOf(ORG_PLANS),
+  environment: {
+    ...enumOf(ORG_ENVIRONMENTS),
+    description: 'SANDBOX: a test organisation (docs/testing.md); fixed at creation',
+  },
   kycDomain: string,
   supportEmails: arrayOf({ type: 'string', format: 'email' }),
   policy: ref('OrgPolicy'),
@@ -159,6 +163,16 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     ),
   }),
   AdminOrganisation: record('An organisation on the operator surface', adminOrg),
+  SandboxClock: record("A sandbox organisation's test clock", {
+    orgId: integer,
+    now: { ...dateTime, description: "The organisation's time" },
+    offsetMs: { ...integer, minimum: 0, description: 'How far ahead of real time it is, in milliseconds' },
+  }),
+  TriggeredEvent: record('The event a trigger recorded', {
+    eventId: { ...uuid, description: 'Its id in the event log (GET /api/v1/events/{id})' },
+    orgUserId: { ...orNull(string), description: 'The user of a Users or Orders event; null otherwise' },
+    createdUser: { ...boolean, description: 'Whether the trigger created that user' },
+  }),
   OAuthToken: record('An access token (client credentials)', {
     access_token: string,
     expires_in: { type: 'integer', minimum: 1, description: 'Seconds' },

@@ -27,6 +27,11 @@ export const TAGS: readonly { name: string; description: string; group: (typeof 
     description: "The organisation's events: the log, and a stream to follow them as they happen",
   },
   {
+    name: 'Sandbox',
+    group: 'Organisation API',
+    description: "A sandbox organisation's test clock and triggered events; 404 for a live organisation",
+  },
+  {
     name: 'Dashboard',
     group: 'Organisation API',
     description: 'Sign-in links to the organisation dashboard (/dashboard/), and ending its sessions',

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
+import { OrgClockModule } from '../sandbox/org-clock.module.js';
 import { OrdersController, PositionsController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
@@ -13,7 +14,7 @@ export class OrdersModule {
   static forRoot(venue: Venue = new OperatorPriceVenue()): DynamicModule {
     return {
       module: OrdersModule,
-      imports: [OutboxModule, MetricsModule],
+      imports: [OutboxModule, MetricsModule, OrgClockModule],
       controllers: [OrdersController, PositionsController],
       providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
       exports: [OrdersService],

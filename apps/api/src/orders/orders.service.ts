@@ -12,6 +12,8 @@ import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { type SandboxOrderOutcome, sandboxOrderOutcome } from '../sandbox/magic-values.js';
+import { OrgClock } from '../sandbox/org-clock.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import {
@@ -43,6 +45,7 @@ export class OrdersService {
     private readonly events: OutboxService,
     @Inject(VENUE) private readonly venue: Venue,
     private readonly metrics: MetricsService,
+    private readonly clock: OrgClock,
   ) {}
 
   /** Places a market order; a failed check answers a REJECTED order, not an error. */
@@ -68,7 +71,7 @@ export class OrdersService {
       return { record: await this.replay(manager, orgId, request), placed: false };
     }
     const facts = await this.orders.readFacts(manager, user, request);
-    const outcome = await this.decide(manager, request, facts);
+    const outcome = await this.decide(manager, request, facts, await this.magic(manager, orgId, request));
     refuseOverflow(request, outcome, facts);
     const order = await this.insertOrder(manager, orgId, user, request, facts.policy, outcome);
     if (order.status === 'COMPLETED') await this.orders.movePosition(manager, order, request.base);
@@ -77,11 +80,34 @@ export class OrdersService {
     return { record, placed: true };
   }
 
+  /**
+   * The outcome a magic clientOrderId asks for in a sandbox organisation (docs/testing.md#magic-values),
+   * else null. The organisation is read only for a magic id, so ordinary orders pay nothing for it.
+   */
+  private async magic(manager: EntityManager, orgId: number, request: OrderRequest) {
+    const outcome = sandboxOrderOutcome(request.clientOrderId);
+    return outcome && (await this.clock.isSandbox(orgId, manager)) ? outcome : null;
+  }
+
   /** Checks the order and fills it through the venue, or says why not. */
-  private async decide(manager: EntityManager, request: OrderRequest, facts: TradingFacts): Promise<Outcome> {
+  private async decide(
+    manager: EntityManager,
+    request: OrderRequest,
+    facts: TradingFacts,
+    magic: SandboxOrderOutcome | null,
+  ): Promise<Outcome> {
     const { markPrice } = facts;
     const sizing = markPrice && sizeOrder(request, markPrice);
     if (sizing && (!fitsAmount(sizing.quantity) || !fitsAmount(sizing.value))) throw tooLarge(request);
+    // Filling partially waits for orders that rest; a MARKET order with that id fills whole meanwhile.
+    if (magic && magic.kind !== 'fill-partially') {
+      return {
+        status: magic.kind === 'reject' ? 'REJECTED' : 'FAILED',
+        amounts: unfilledAmounts(request),
+        estimatedPrice: markPrice,
+        rejectionReason: magic.reason,
+      };
+    }
     const reason = failedCheck(request, facts, sizing);
     if (reason !== null || !sizing) {
       return {

@@ -11,6 +11,7 @@ export function orgView(org: Organisation, webhook: { url: string; status: strin
     orgId: org.id,
     name: org.name,
     plan: org.plan,
+    environment: org.environment,
     kycDomain: org.kycDomain,
     supportEmails: org.supportEmails,
     policy: policyView(org.policy),
@@ -24,8 +25,9 @@ export type OrgView = ReturnType<typeof orgView>;
 
 /** The organisation on the operator surface: as its own view shows it, without the webhook. */
 export function adminOrgView(org: Organisation) {
-  const { orgId, name, plan, kycDomain, supportEmails, policy, createdAt, updatedAt } = orgView(org);
-  return { orgId, name, plan, kycDomain, supportEmails, policy, createdAt, updatedAt };
+  const { orgId, name, plan, environment, kycDomain, supportEmails, policy, createdAt, updatedAt } =
+    orgView(org);
+  return { orgId, name, plan, environment, kycDomain, supportEmails, policy, createdAt, updatedAt };
 }
 
 export type AdminOrgView = ReturnType<typeof adminOrgView>;

@@ -8,7 +8,10 @@ import { findPage, INT_ID, type Keyset, type Page, type PageQuery } from '../com
 
 const BY_ID: Keyset<Organisation, 'id'> = { column: 'id', key: INT_ID };
 
-export type NewOrganisation = Pick<Organisation, 'name' | 'kycDomain' | 'plan' | 'supportEmails' | 'policy'>;
+export type NewOrganisation = Pick<
+  Organisation,
+  'name' | 'kycDomain' | 'plan' | 'environment' | 'supportEmails' | 'policy'
+>;
 
 @Injectable()
 export class OrgsRepository {

@@ -45,16 +45,17 @@ export class OrgsService {
         name: input.name,
         kycDomain: input.kycDomain.toLowerCase(),
         plan: input.plan,
+        environment: input.environment ?? 'LIVE',
         supportEmails: [...(input.supportEmails ?? [])],
         policy: { ...DEFAULT_POLICY, ...policy },
       });
       const view = adminOrgView(org);
-      const { name, kycDomain, plan, supportEmails } = view;
+      const { name, kycDomain, plan, environment, supportEmails } = view;
       await this.audit.record(manager, {
         actor,
         action: 'org.create',
         orgId: org.id,
-        details: { name, kycDomain, plan, supportEmails },
+        details: { name, kycDomain, plan, environment, supportEmails },
       });
       return view;
     });

@@ -3,10 +3,11 @@
 // the hot tables": the signed write targets), and updates follow the same way so the table has one; the
 // insert goes on the transaction's pg connection (@svc/db's `query`), past TypeORM's query wrapper. Reads go
 // through TypeORM.
-// Style: users is the one table read and written two ways: SQL writes, TypeORM reads, as said above.
+// Style: users is the one table read and written two ways: SQL writes, TypeORM reads, as said above (and
+// the expiry sweep's locking read in SQL, where the sandbox clocks join in).
 import { Injectable } from '@nestjs/common';
 import { query, User } from '@svc/db';
-import { DataSource, type EntityManager, type FindOptionsWhere, In, LessThanOrEqual, Like } from 'typeorm';
+import { DataSource, type EntityManager, type FindOptionsWhere, In, Like } from 'typeorm';
 
 import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
@@ -101,14 +102,31 @@ export class UsersRepository {
 
   /**
    * Up to `limit` users in one of `states` whose KYC step expired by `now`, oldest first, locked; a user
-   * locked by a request in flight is skipped (left for the next sweep) rather than waited for.
+   * locked by a request in flight is skipped (left for the next sweep) rather than waited for. A sandbox
+   * organisation's users are due by its own clock, `now` plus the clock's offset (docs/decisions.md,
+   * "Sandbox: the test clock"): SQL, as the offsets join in. The first branch is the one every live user
+   * takes, on the kyc_expires_at index; the second reads only the users of organisations with a clock.
    */
-  lockExpired(manager: EntityManager, states: readonly User['kycState'][], now: Date, limit: number) {
+  async lockExpired(manager: EntityManager, states: readonly User['kycState'][], now: Date, limit: number) {
+    const rows = await manager.query<{ id: string }[]>(
+      `SELECT u.id FROM users u
+        WHERE u.id IN (
+          (SELECT id FROM users
+            WHERE kyc_state = ANY($1) AND kyc_expires_at <= $2
+            ORDER BY kyc_expires_at LIMIT $3)
+          UNION ALL
+          (SELECT v.id FROM sandbox_clocks c JOIN users v ON v.org_id = c.org_id
+            WHERE v.kyc_state = ANY($1) AND v.kyc_expires_at > $2
+              AND v.kyc_expires_at <= $2::timestamptz + c.offset_ms * interval '1 millisecond'
+            ORDER BY v.kyc_expires_at LIMIT $3))
+        ORDER BY u.kyc_expires_at LIMIT $3
+        FOR UPDATE SKIP LOCKED`,
+      [[...states], now, limit],
+    );
+    if (rows.length === 0) return [];
     return manager.getRepository(User).find({
-      where: { kycState: In([...states]), kycExpiresAt: LessThanOrEqual(now) },
+      where: { id: In(rows.map((row) => row.id)) },
       order: { kycExpiresAt: 'ASC' },
-      take: limit,
-      lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
     });
   }
 }

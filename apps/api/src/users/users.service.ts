@@ -24,25 +24,34 @@ export class UsersService {
 
   async create(orgId: number, input: CreateUserDto): Promise<UserView> {
     try {
-      return await transaction(this.dataSource, async (manager) => {
-        const user = await this.users.insert(manager, {
-          orgId,
-          orgUserId: input.orgUserId,
-          kyc: input.kyc,
-          tnc: input.tnc,
-          userStatus: input.kyc ? 'ACTIVE' : 'PENDING',
-          userType: 'CONSUMER',
-          kycState: input.kyc ? 'KYC_COMPLETED' : 'NONE',
-        });
-        await this.events.record(manager, { orgId, entity: 'Users', data: userRecord(user) });
-        return userView(user);
-      });
+      return await transaction(this.dataSource, async (manager) =>
+        userView((await this.insert(manager, orgId, input)).user),
+      );
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
         throw conflict(`a user with orgUserId ${JSON.stringify(input.orgUserId)} already exists`);
       }
       throw error;
     }
+  }
+
+  /** Inserts the user and records its Users event in the caller's transaction; answers both. */
+  async insert(
+    manager: EntityManager,
+    orgId: number,
+    input: CreateUserDto,
+  ): Promise<{ user: User; eventId: string }> {
+    const user = await this.users.insert(manager, {
+      orgId,
+      orgUserId: input.orgUserId,
+      kyc: input.kyc,
+      tnc: input.tnc,
+      userStatus: input.kyc ? 'ACTIVE' : 'PENDING',
+      userType: 'CONSUMER',
+      kycState: input.kyc ? 'KYC_COMPLETED' : 'NONE',
+    });
+    const eventId = await this.events.record(manager, { orgId, entity: 'Users', data: userRecord(user) });
+    return { user, eventId };
   }
 
   async get(orgId: number, orgUserId: string): Promise<UserView> {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { openDatabase, type OperatorRole, type OrgPlan, startBoss } from '@svc/db';
+import { openDatabase, type OperatorRole, type OrgEnvironment, type OrgPlan, startBoss } from '@svc/db';
 import { createTestDatabase, TcpProxy, type TestDatabase } from '@svc/db/testing';
 import { ALL_SCOPES, type Envelope, type Scope, signedRequestHeaders } from '@svc/protocol';
 import type { PgBoss } from 'pg-boss';
@@ -269,13 +269,20 @@ export class ApiFixture {
 
   /** A new organisation with an API key and an OAuth client granted `scopes`. */
   async createOrg(
-    options: { plan?: OrgPlan; kycDomain?: string; scopes?: readonly Scope[]; name?: string } = {},
+    options: {
+      plan?: OrgPlan;
+      kycDomain?: string;
+      scopes?: readonly Scope[];
+      name?: string;
+      environment?: OrgEnvironment;
+    } = {},
   ): Promise<OrgSession> {
     const { orgId } = await this.app.get(OrgsService).create(FIXTURE_ACTOR, {
       name: options.name ?? `org-${randomBytes(3).toString('hex')}`,
       kycDomain: options.kycDomain ?? 'example.com',
       plan: options.plan ?? 'ENTERPRISE',
       supportEmails: ['support@example.com'],
+      ...(options.environment ? { environment: options.environment } : {}),
     });
     const key = await this.app.get(ApiKeysService).issue(FIXTURE_ACTOR, orgId, { label: 'test' });
     const scopes = (options.scopes ?? ALL_SCOPES).join(' ');

@@ -139,9 +139,14 @@ export async function seedQueue(org: OrgSession): Promise<void> {
      SELECT org_id, id, 'IDENTITY', 'PASSPORT', 'face.svg', 'image/svg+xml', $2, 'none', $3 FROM users WHERE org_user_id = $1`,
     ['hostile', SVG.length, SVG],
   );
-  // Its expiry was set when its form came in: two days and three hours earlier is how long it has waited.
+  // Its form came in two days and three hours earlier: its KYC_FORM_SUBMITTED event then, and its expiry,
+  // set when the form came in, as much earlier.
   await api.rows(
     "UPDATE users SET kyc_expires_at = kyc_expires_at - interval '2 days 3 hours' WHERE org_user_id = 'waiting-longest'",
+  );
+  await api.rows(
+    `UPDATE events SET created_at = created_at - interval '2 days 3 hours'
+      WHERE event_type = 'KYC_FORM_SUBMITTED' AND data->>'orgUserId' = 'waiting-longest'`,
   );
 }
 

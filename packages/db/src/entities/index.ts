@@ -17,6 +17,7 @@ import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
 import { Price } from './price.entity.js';
 import { PriceTick } from './price-tick.entity.js';
+import { SandboxClock } from './sandbox-clock.entity.js';
 import { SystemNotice, TradingHalt } from './system-notice.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
 import { User } from './user.entity.js';
@@ -46,6 +47,7 @@ export * from './organisation.entity.js';
 export * from './position.entity.js';
 export * from './price.entity.js';
 export * from './price-tick.entity.js';
+export * from './sandbox-clock.entity.js';
 export * from './system-notice.entity.js';
 export * from './used-signature.entity.js';
 export * from './user.entity.js';
@@ -86,4 +88,5 @@ export const ENTITIES = [
   OperatorToken,
   AttemptCounter,
   IdempotencyKey,
+  SandboxClock,
 ];

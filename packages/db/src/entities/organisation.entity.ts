@@ -6,6 +6,13 @@ export const ORG_PLANS = ['STANDARD', 'ENTERPRISE'] as const;
 export type OrgPlan = (typeof ORG_PLANS)[number];
 
 /**
+ * LIVE or SANDBOX, fixed at creation: a sandbox organisation has the test clock, the magic values and
+ * triggered events (docs/testing.md); a live one has none of them.
+ */
+export const ORG_ENVIRONMENTS = ['LIVE', 'SANDBOX'] as const;
+export type OrgEnvironment = (typeof ORG_ENVIRONMENTS)[number];
+
+/**
  * What an organisation's users may trade, its four limits and its fees (docs/decisions.md, "Organisations:
  * the policy"). Amounts and rates are decimal strings. The limits are maps, as Actions events report them
  * (`newValues`, asset code to number): `quoteLimit`, `totalLimit` and `totalExposure` are keyed by quote
@@ -60,6 +67,10 @@ export class Organisation {
 
   @Column({ type: 'jsonb' })
   policy!: OrgPolicy;
+
+  /** Never changed after creation: nothing may turn a live organisation's data into test data. */
+  @Column({ type: 'text', default: 'LIVE', update: false })
+  environment!: OrgEnvironment;
 
   @CreatedAt()
   createdAt!: Date;

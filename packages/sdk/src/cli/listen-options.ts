@@ -57,6 +57,12 @@ const FLAGS = {
 
 type Values = ReturnType<typeof parseListenFlags>['values'];
 
+/** The flags of the api's address and credentials, which every command takes. */
+export type CredentialFlags = Pick<
+  Values,
+  'url' | 'api-key' | 'api-secret' | 'client-id' | 'client-secret' | 'scopes'
+>;
+
 /** The flags as given; a UsageError for an unknown flag, a missing value or a stray argument. */
 export function parseListenFlags(argv: readonly string[]) {
   try {
@@ -132,7 +138,11 @@ export function eventName(event: WebhookEvent): string {
  * The api's address and one kind of credentials: flags first, then the environment. Flags of one kind
  * set the kind; at the same level, both kinds at once is a mistake.
  */
-function clientOptions(values: Values, env: Readonly<Record<string, string | undefined>>): SvcClientOptions {
+export function clientOptions(
+  values: CredentialFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  defaultScopes = DEFAULT_LISTEN_SCOPES,
+): SvcClientOptions {
   const baseUrl = values.url ?? nonEmpty(env.SVC_URL);
   if (baseUrl === undefined) throw new UsageError('the api address is missing: give --url or set SVC_URL');
   checkHttpUrl('--url', baseUrl);
@@ -152,8 +162,8 @@ function clientOptions(values: Values, env: Readonly<Record<string, string | und
         : 'both SVC_API_KEY/SVC_API_SECRET and SVC_CLIENT_ID/SVC_CLIENT_SECRET are set: unset one kind, or choose with flags',
     );
   }
-  const pick = (flag: keyof Values, variable: string): string => {
-    const value = level === fromFlags ? (values[flag] as string | undefined) : nonEmpty(env[variable]);
+  const pick = (flag: keyof CredentialFlags, variable: string): string => {
+    const value = level === fromFlags ? values[flag] : nonEmpty(env[variable]);
     if (value === undefined || value.trim() === '') {
       throw new UsageError(`--${flag} is missing (or set ${variable})`);
     }
@@ -166,7 +176,7 @@ function clientOptions(values: Values, env: Readonly<Record<string, string | und
       apiSecret: pick('api-secret', 'SVC_API_SECRET'),
     };
   if (level.client) {
-    const scopes = values.scopes ?? nonEmpty(env.SVC_SCOPES) ?? DEFAULT_LISTEN_SCOPES;
+    const scopes = values.scopes ?? nonEmpty(env.SVC_SCOPES) ?? defaultScopes;
     try {
       parseScopes(scopes);
     } catch (error) {

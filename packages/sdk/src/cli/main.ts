@@ -4,6 +4,7 @@ import { SDK_VERSION, SvcClient } from '../client.js';
 import type { FetchLike } from '../transport.js';
 import { listen } from './listen.js';
 import { LISTEN_USAGE, UsageError, listenOptions, parseListenFlags } from './listen-options.js';
+import { TRIGGER_USAGE, trigger, triggerOptions } from './trigger.js';
 
 export interface Io {
   readonly stdout: (text: string) => void;
@@ -19,6 +20,7 @@ export const USAGE = `Usage: svc <command> [options]
 
 Commands:
   listen    forward your organisation's events to a local receiver, signed as webhooks are
+  trigger   record a real event in your sandbox organisation (delivered like any other)
 
 svc <command> --help describes a command.`;
 
@@ -29,8 +31,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     (command === undefined ? io.stderr : io.stdout)(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'trigger') return runTrigger(rest, io);
   if (command !== 'listen') {
-    io.stderr(`svc: unknown command ${JSON.stringify(command)}; the commands are: listen (svc --help)\n`);
+    io.stderr(
+      `svc: unknown command ${JSON.stringify(command)}; the commands are: listen, trigger (svc --help)\n`,
+    );
     return 2;
   }
   try {
@@ -52,9 +57,31 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-function newClient(options: ConstructorParameters<typeof SvcClient>[0], fetchImpl: FetchLike | undefined) {
+async function runTrigger(argv: readonly string[], io: Io): Promise<number> {
   try {
-    return new SvcClient({ ...options, appInfo: 'svc-listen', ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+    const options = triggerOptions(argv, io.env);
+    if (options.help) {
+      io.stdout(`${TRIGGER_USAGE}\n`);
+      return 0;
+    }
+    return await trigger(newClient(options.client, io.fetch, 'svc-trigger'), options.event, io.stdout);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`svc trigger: ${error.message} (svc trigger --help)\n`);
+      return 2;
+    }
+    io.stderr(`svc trigger: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+function newClient(
+  options: ConstructorParameters<typeof SvcClient>[0],
+  fetchImpl: FetchLike | undefined,
+  appInfo = 'svc-listen',
+) {
+  try {
+    return new SvcClient({ ...options, appInfo, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   } catch (error) {
     // The client's own checks of its options are mistakes on the command line too.
     if (error instanceof TypeError) throw new UsageError(error.message);

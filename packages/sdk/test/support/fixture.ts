@@ -104,15 +104,17 @@ export interface OrgCredentials {
 
 /**
  * An ENTERPRISE organisation of its own (kycDomain localhost), for a test file that registers a webhook:
- * an organisation has one endpoint, and test files run in parallel.
+ * an organisation has one endpoint, and test files run in parallel. LIVE unless `environment` says SANDBOX.
  */
 export async function createOrg(
   scopes = 'BASE_MODULE:READWRITE MANAGE_USERS:READWRITE',
+  environment: 'LIVE' | 'SANDBOX' = 'LIVE',
 ): Promise<OrgCredentials> {
   const org = await admin<{ orgId: number }>('POST', '/api/v1/admin/orgs/', {
     name: `SDK test ${randomUUID().slice(0, 8)}`,
     kycDomain: 'localhost',
     plan: 'ENTERPRISE',
+    environment,
   });
   const key = await admin<{ apiKey: string; apiSecret: string }>(
     'POST',

@@ -22,6 +22,7 @@ export const OPTIONS = {
   name: { type: 'string' },
   'kyc-domain': { type: 'string' },
   plan: { type: 'string' },
+  environment: { type: 'string' },
   'support-email': { type: 'string', multiple: true },
   'no-support-emails': { type: 'boolean' },
   label: { type: 'string' },

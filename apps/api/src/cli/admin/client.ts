@@ -41,6 +41,7 @@ export type Org = {
   name: string;
   kycDomain: string;
   plan: string;
+  environment: string;
   supportEmails: string[];
   policy: Policy;
   createdAt: string;
@@ -84,7 +85,13 @@ export type Notice = {
 };
 
 // What the CLI sends. A query value left undefined is not sent.
-export type OrgFields = { name?: string; kycDomain?: string; plan?: string; supportEmails?: string[] };
+export type OrgFields = {
+  name?: string;
+  kycDomain?: string;
+  plan?: string;
+  environment?: string;
+  supportEmails?: string[];
+};
 export type PageQuery = { limit?: string | undefined; cursor?: string | undefined };
 export type PolicyFields = Partial<Policy>;
 export type NoticeFields = {

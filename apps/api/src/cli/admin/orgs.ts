@@ -11,6 +11,7 @@ export function orgFields(values: Values): OrgFields {
   if (values.name !== undefined) fields.name = values.name;
   if (values['kyc-domain'] !== undefined) fields.kycDomain = values['kyc-domain'];
   if (values.plan !== undefined) fields.plan = values.plan;
+  if (values.environment !== undefined) fields.environment = values.environment;
   if (values['support-email'] !== undefined) fields.supportEmails = values['support-email'];
   if (values['no-support-emails']) fields.supportEmails = [];
   return fields;
@@ -35,6 +36,7 @@ async function bootstrap(client: AdminClient, _args: readonly string[], values: 
       name: org.name,
       kycDomain: org.kycDomain,
       plan: org.plan,
+      environment: org.environment,
       supportEmails: org.supportEmails,
       apiKey: key.apiKey,
       apiSecret: key.apiSecret,
@@ -54,8 +56,10 @@ async function bootstrap(client: AdminClient, _args: readonly string[], values: 
 export const ORGS: CommandGroup = {
   create: {
     args: [],
-    flags: ['name', 'kyc-domain', 'plan', 'support-email'],
-    help: '--name <name> --kyc-domain <host> --plan STANDARD|ENTERPRISE [--support-email <address>]...',
+    flags: ['name', 'kyc-domain', 'plan', 'environment', 'support-email'],
+    help:
+      '--name <name> --kyc-domain <host> --plan STANDARD|ENTERPRISE [--environment LIVE|SANDBOX] ' +
+      '[--support-email <address>]...',
     run: (client, _args, values) => client.call(ADMIN_ROUTES.createOrg, {}, orgFields(values)),
     text: record,
   },
@@ -84,9 +88,10 @@ export const ORGS: CommandGroup = {
   },
   bootstrap: {
     args: [],
-    flags: ['name', 'kyc-domain', 'plan', 'support-email', 'scopes', 'label'],
+    flags: ['name', 'kyc-domain', 'plan', 'environment', 'support-email', 'scopes', 'label'],
     help:
-      '--name <name> --kyc-domain <host> --plan <plan> [--support-email <address>]... ' +
+      '--name <name> --kyc-domain <host> --plan <plan> [--environment LIVE|SANDBOX] ' +
+      '[--support-email <address>]... ' +
       '--scopes "<MODULE:PERMISSION> ..." [--label <label>]: an organisation, an API key and an OAuth client',
     run: bootstrap,
     text: (data) => record(data) + SECRETS_NOTE,

@@ -19,6 +19,7 @@ const FLAG_HELP: Readonly<Record<Flag, string>> = {
   name: '<name>  the organisation name',
   'kyc-domain': "<host>  the organisation's KYC domain",
   plan: 'STANDARD|ENTERPRISE',
+  environment: 'LIVE|SANDBOX  fixed at creation (default LIVE; docs/testing.md)',
   'support-email': '<address>  repeat for several; replaces the whole list',
   'no-support-emails': 'clear the list of support addresses',
   label: '<label>  a note stored with the credential',

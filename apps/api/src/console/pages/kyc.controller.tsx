@@ -181,7 +181,8 @@ export class ConsoleKycController {
       view,
       served: servedType({ contentType: view.contentType, content: heads.get(view.id) ?? Buffer.alloc(0) }),
     }));
-    const submittedAt = kyc.expiresAt === null ? null : this.kyc.waitingSince(new Date(kyc.expiresAt));
+    const submittedAt =
+      kyc.expiresAt === null ? null : await this.kyc.submittedAt(orgId, orgUserId, new Date(kyc.expiresAt));
     return page(
       <KycFilePage
         ctx={ctx}

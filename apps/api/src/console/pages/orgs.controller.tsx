@@ -71,6 +71,7 @@ export class ConsoleOrgsController {
       name: formText(body, 'name'),
       kycDomain: formText(body, 'kycDomain'),
       plan: formText(body, 'plan'),
+      environment: formText(body, 'environment'),
       supportEmails: formList(body, 'supportEmails'),
     });
     const org = await this.orgs.create(auditActor(ctx.operator), input);

@@ -1,5 +1,7 @@
 // Organisations: the list with its search, the new-organisation form, and an organisation's page (its
 // facts, its fields' form for ADMIN, its policy form for TRADING_OPS, its credentials).
+import { ORG_ENVIRONMENTS } from '@svc/db';
+
 import type { Page } from '../../common/pagination.js';
 import type { ApiKeyView, OAuthClientView } from '../../credentials/credential.view.js';
 import type { AdminOrgView } from '../../orgs/org.view.js';
@@ -51,6 +53,7 @@ export function OrgsPage(props: {
             <td class="num">{org.orgId}</td>
             <td>
               <a href={`${SECTION}/${org.orgId}`}>{org.name}</a>
+              {org.environment === 'SANDBOX' && <strong class="sandbox-marker"> SANDBOX</strong>}
             </td>
             <td>{org.plan}</td>
             <td>{org.kycDomain}</td>
@@ -70,6 +73,19 @@ export function NewOrgPage(props: { readonly ctx: ConsoleContext }) {
       <p>It starts with the default policy; its credentials are issued on its page afterwards.</p>
       <PostForm action={SECTION} csrf={props.ctx.csrf} class="stacked" label="New organisation">
         <OrgFields prefix="new-org" />
+        <label for="new-org-environment">
+          Environment
+          <span class="hint">
+            SANDBOX for testing an integration (test clock, magic values, triggered events); fixed at creation
+          </span>
+          <select id="new-org-environment" name="environment" required>
+            {ORG_ENVIRONMENTS.map((environment) => (
+              <option key={environment} value={environment}>
+                {environment}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit">Create the organisation</button>
       </PostForm>
     </ConsolePage>
@@ -95,10 +111,16 @@ export function OrgPage(props: {
   const path = `${SECTION}/${org.orgId}`;
   return (
     <ConsolePage ctx={ctx} title={org.name} section={SECTION}>
+      {org.environment === 'SANDBOX' && (
+        <p class="sandbox-marker" role="note">
+          <strong>SANDBOX</strong>: a test organisation (docs/testing.md)
+        </p>
+      )}
       <Done done={props.done} messages={DONE} />
       <Facts
         items={[
           ['Id', String(org.orgId)],
+          ['Environment', org.environment],
           ['Plan', org.plan],
           ['KYC domain', org.kycDomain],
           ['Support e-mails', org.supportEmails.length > 0 ? org.supportEmails.join(', ') : 'none'],

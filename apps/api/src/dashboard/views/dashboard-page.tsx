@@ -1,5 +1,5 @@
 // The frame of every dashboard page: the web areas' layout with the dashboard's sections, the
-// organisation, what the session may do, and sign-out.
+// organisation (and the sandbox marker for a sandbox one), what the session may do, and sign-out.
 import type { ComponentChildren } from 'preact';
 
 import { Layout } from '../../web/components/layout.js';
@@ -18,7 +18,7 @@ export function DashboardPage(props: {
   readonly section: string;
   readonly children?: ComponentChildren;
 }) {
-  const { session, orgName, csrf } = props.ctx;
+  const { session, orgName, environment, csrf } = props.ctx;
   const access =
     session.permissions.length === 0
       ? 'read only'
@@ -27,6 +27,7 @@ export function DashboardPage(props: {
     <Layout
       title={props.title}
       area={DASHBOARD_AREA_HOME}
+      sandbox={environment === 'SANDBOX'}
       nav={navFor(session.pages)}
       current={props.section}
       who={`${orgName} (organisation ${session.orgId}) · ${access}`}

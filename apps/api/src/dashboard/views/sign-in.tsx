@@ -1,5 +1,7 @@
 // The page a sign-in link opens: what it signs in to, and one button that spends the link (so a link
 // checker that fetches the URL does not use it up), and the page after signing out.
+import type { OrgEnvironment } from '@svc/db';
+
 import { Layout } from '../../web/components/layout.js';
 import { Notice } from '../../web/components/ui.js';
 import {
@@ -13,6 +15,7 @@ import { DASHBOARD_AREA_HOME } from './dashboard-page.js';
 export function SignInPage(props: {
   readonly token: string;
   readonly orgName: string;
+  readonly environment: OrgEnvironment;
   readonly permissions: readonly DashboardPermission[];
   readonly pages: readonly DashboardPageName[];
   readonly lifetimeSeconds: number;
@@ -26,7 +29,7 @@ export function SignInPage(props: {
       ? `${Math.round(hours * 10) / 10} hour${hours === 1 ? '' : 's'}`
       : `${Math.round(props.lifetimeSeconds / 60)} minutes`;
   return (
-    <Layout title="Sign in" area={DASHBOARD_AREA_HOME}>
+    <Layout title="Sign in" area={DASHBOARD_AREA_HOME} sandbox={props.environment === 'SANDBOX'}>
       <section>
         <p>
           This link signs you in to the dashboard of <strong>{props.orgName}</strong> for {lasting}. It works

@@ -1,10 +1,10 @@
-import type { OrgPlan } from '@svc/db';
-import { IsDefined } from 'class-validator';
+import type { OrgEnvironment, OrgPlan } from '@svc/db';
+import { IsDefined, IsIn } from 'class-validator';
 
 import { IfPresent } from '../../common/validation.js';
 import { KycDomain, OrgName, Plan, SupportEmails } from './org-fields.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ORG_PLANS } from '@svc/db';
+import { ORG_ENVIRONMENTS, ORG_PLANS } from '@svc/db';
 import { KYC_DOMAIN, MAX_SUPPORT_EMAILS, ORG_NAME } from './org-fields.js';
 
 /** Body of POST /api/v1/admin/orgs/. */
@@ -45,4 +45,15 @@ export class CreateOrgDto {
     description: 'Where failed webhook deliveries are reported',
   })
   supportEmails?: string[];
+
+  /** Fixed at creation (docs/testing.md#sandbox-organisations); LIVE by default. */
+  @IfPresent()
+  @IsIn(ORG_ENVIRONMENTS, { message: `environment must be one of ${ORG_ENVIRONMENTS.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: ORG_ENVIRONMENTS,
+    default: 'LIVE',
+    description:
+      'SANDBOX for testing an integration: the test clock, magic values and triggered events; fixed at creation',
+  })
+  environment?: OrgEnvironment;
 }

@@ -21,6 +21,11 @@ export interface LayoutProps {
   /** Who is signed in, shown in the header. */
   readonly who?: ComponentChildren;
   readonly signOut?: { readonly action: string; readonly csrf: string };
+  /**
+   * The page is of a sandbox organisation: a marker in words on top of every page, and in the title, so
+   * that test data is never taken for live data (docs/testing.md).
+   */
+  readonly sandbox?: boolean;
   /** More elements for the head (a meta refresh). */
   readonly head?: ComponentChildren;
   readonly children?: ComponentChildren;
@@ -32,7 +37,7 @@ export function Layout(props: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · ${props.area.name}`}</title>
+        <title>{`${props.sandbox ? 'SANDBOX · ' : ''}${props.title} · ${props.area.name}`}</title>
         <link rel="stylesheet" href={`${ASSETS_PATH}/web.css`} />
         <link rel="stylesheet" href={`${ASSETS_PATH}/forms.css`} />
         <script src={`${ASSETS_PATH}/web.js`} defer />
@@ -43,6 +48,11 @@ export function Layout(props: LayoutProps) {
           Skip to content
         </a>
         <header class="top-bar">
+          {props.sandbox && (
+            <p class="sandbox-banner" role="note">
+              <strong>SANDBOX</strong> · a test organisation: its users, orders and events are test data
+            </p>
+          )}
           <a class="brand" href={props.area.home}>
             {props.area.name}
           </a>
