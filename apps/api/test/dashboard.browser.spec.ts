@@ -147,7 +147,7 @@ describe('the dashboard in a browser', () => {
       'ENTERPRISE',
       'Active',
       'BTC, ETH',
-      'EUR 25000',
+      '25,000 EUR',
       receiver.url(),
     ]);
     await visit('/dashboard/webhook', 'Webhook', 'webhook', [
@@ -174,7 +174,7 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL(/status=REJECTED/);
     await expect(page.locator('main').textContent()).resolves.toContain('No order matches.');
     await visit(`/dashboard/orders/${data.orderId}`, `Order ${data.orderId}`, 'order', [
-      '50000 EUR',
+      '50,000 EUR',
       data.trader,
     ]);
     await visit('/dashboard/credentials', 'API keys and OAuth clients', 'credentials', [

@@ -37,7 +37,9 @@ function AttemptDetails(props: { readonly shown: ShownAttempt }) {
   const headers = request.headers.map(([name, value]) => `${name}: ${value}`).join('\n');
   return (
     <details class="card" data-attempt={attempt.id}>
-      <summary>{`Request and answer of the attempt at ${when.replace('T', ' ')} (${attemptName(attempt)})`}</summary>
+      <summary>
+        Request and answer of the attempt at <Time iso={when} /> ({attemptName(attempt)})
+      </summary>
       <p>
         POST <span class="wrap">{attempt.url}</span>
       </p>

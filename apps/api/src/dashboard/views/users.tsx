@@ -6,7 +6,7 @@ import type { KycView } from '../../kyc/kyc.view.js';
 import type { PositionsView } from '../../orders/orders.service.js';
 import type { UserView } from '../../users/user.view.js';
 import { ListTable } from '../../web/components/list-table.js';
-import { amountText, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
+import { Amount, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
 import type { KycHistoryItem } from '../../kyc/kyc.repository.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
@@ -195,7 +195,9 @@ export function UserPage(props: {
           {props.positions.positions.map((position) => (
             <tr key={position.asset}>
               <td>{position.asset}</td>
-              <td class="num">{amountText(position.quantity)}</td>
+              <td class="num">
+                <Amount value={position.quantity} unit={position.asset} />
+              </td>
               <td>
                 <Time iso={position.updatedAt} />
               </td>
