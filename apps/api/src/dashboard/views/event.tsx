@@ -10,6 +10,7 @@ import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.j
 import type { DashboardContext } from '../dashboard-context.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
+import { eventSubject } from './event-subject.js';
 import { EventStatus } from './events.js';
 import { mayManageWebhooks, RecoverForm } from './recovery.js';
 
@@ -85,6 +86,7 @@ export function EventPage(props: {
         <h2 id="event-heading">The event</h2>
         <Facts
           items={[
+            ['Concerns', eventSubject(event.entity, event.data).text],
             ['Entity', event.entity],
             ['Event type', event.eventType ?? 'none'],
             ['Delivery', <EventStatus status={event.status} />],

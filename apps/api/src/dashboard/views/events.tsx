@@ -10,6 +10,7 @@ import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
+import { eventSubject } from './event-subject.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
 
 const TONES: Readonly<Record<string, Tone>> = {
@@ -18,6 +19,11 @@ const TONES: Readonly<Record<string, Tone>> = {
   FAILED: 'bad',
   SKIPPED: 'neutral',
 };
+
+/** The event's entity and, for a KYC event, its type: "Users KYC_RFI". */
+export function eventName(event: Pick<EventLogRow, 'entity' | 'eventType'>): string {
+  return event.eventType ? `${event.entity} ${event.eventType}` : event.entity;
+}
 
 export function EventStatus(props: { readonly status: string }) {
   return <Badge tone={TONES[props.status] ?? 'neutral'}>{props.status}</Badge>;
@@ -86,22 +92,26 @@ export function EventsPage(props: {
           nextCursor: props.nextCursor,
         }}
         caption="Events, newest first"
-        head={['Id', 'Entity', 'Event type', 'Delivery', 'Created']}
+        head={['Concerns', 'Event', 'Delivery', 'Created', 'Id']}
         rows={props.events.length}
         empty="No event matches."
       >
         {props.events.map((event) => (
           <tr key={event.id}>
-            <td>
-              <a href={`/dashboard/events/${event.id}`}>{event.id}</a>
+            <td class="wrap">
+              <a href={`/dashboard/events/${event.id}`}>{eventSubject(event.entity, event.data).text}</a>
             </td>
-            <td>{event.entity}</td>
-            <td>{event.eventType ?? <span class="muted">none</span>}</td>
+            <td>{eventName(event)}</td>
             <td>
               <EventStatus status={event.status} />
             </td>
             <td>
               <Time iso={event.createdAt.toISOString()} />
+            </td>
+            <td>
+              <a class="id" href={`/dashboard/events/${event.id}`}>
+                {event.id}
+              </a>
             </td>
           </tr>
         ))}

@@ -84,14 +84,15 @@ export function OrdersPage(props: {
           nextCursor: props.nextCursor,
         }}
         caption="Orders, newest first"
-        head={['Id', 'User', 'Pair', 'Side', 'Status', 'Quantity', 'Total', 'Created']}
+        head={['Order', 'User', 'Status', 'Quantity', 'Total', 'Created', 'Id']}
+        numeric={['Quantity', 'Total', 'Id']}
         rows={props.orders.length}
         empty="No order matches."
       >
         {props.orders.map((order) => (
           <tr key={order.id}>
             <td>
-              <a href={`/dashboard/orders/${order.id}`}>{order.id}</a>
+              <a href={`/dashboard/orders/${order.id}`}>{`${order.side} ${order.symbol}`}</a>
             </td>
             <td>
               <PageLink
@@ -102,8 +103,6 @@ export function OrdersPage(props: {
                 {order.orgUserId}
               </PageLink>
             </td>
-            <td>{order.symbol}</td>
-            <td>{order.side}</td>
             <td>
               <OrderStatus status={order.status} />
             </td>
@@ -115,6 +114,11 @@ export function OrdersPage(props: {
             </td>
             <td>
               <Time iso={order.createdAt} />
+            </td>
+            <td class="num">
+              <a class="id" href={`/dashboard/orders/${order.id}`}>
+                {order.id}
+              </a>
             </td>
           </tr>
         ))}
