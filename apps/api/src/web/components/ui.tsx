@@ -28,17 +28,16 @@ export function Facts(props: { readonly items: readonly (readonly [string, Compo
 }
 
 /**
- * A table that scrolls sideways on narrow screens; the region is focusable so keyboards can scroll it. Each
- * cell of a row written as <tr><td>… gets its column's heading as `data-label`, which web.css shows beside
- * the value when a `stack`ed table becomes one card per row on a phone (docs/decisions.md, "Web: lists on a
- * phone").
+ * A table; on a phone, one card per row (docs/decisions.md, "Web: lists on a phone"): each cell of a row
+ * written as <tr><td>… gets its column's heading as `data-label`, which web.css shows beside the value. With
+ * `stack` false it stays a table that scrolls sideways, in a region focusable so keyboards can scroll it.
  */
 export function Table(props: {
   readonly caption: string;
   readonly head: readonly string[];
   /** Columns (by heading) whose values are numbers, aligned right. */
   readonly numeric?: readonly string[];
-  /** On a narrow screen, one card per row (its cells labelled) instead of a table to scroll sideways. */
+  /** On a narrow screen, one card per row, its cells labelled (the default), or a table to scroll sideways. */
   readonly stack?: boolean;
   readonly children?: ComponentChildren;
   readonly empty?: string;
@@ -47,7 +46,7 @@ export function Table(props: {
   if (props.rows === 0) return <p class="empty">{props.empty ?? 'Nothing to show.'}</p>;
   return (
     <div
-      class={props.stack ? 'table-wrap stack' : 'table-wrap'}
+      class={props.stack === false ? 'table-wrap' : 'table-wrap stack'}
       role="region"
       aria-label={props.caption}
       tabIndex={0}
