@@ -66,10 +66,10 @@ export function formatUtc(iso: string): string {
 }
 
 /**
- * A JSON value on one line, cut at `max` characters with an ellipsis: the summary of a folded record (an
+ * A JSON object or array on one line, cut at `max` characters with an ellipsis: the summary of a folded record (an
  * audit entry's details). The whole value is shown unfolded, pretty-printed.
  */
-export function jsonPreview(value: unknown, max = 80): string {
-  const text = JSON.stringify(value) ?? 'null';
+export function jsonPreview(value: object, max = 80): string {
+  const text = JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
