@@ -66,8 +66,8 @@ export function formatUtc(iso: string): string {
 }
 
 /**
- * A JSON object or array on one line, cut at `max` characters with an ellipsis: the summary of a folded record (an
- * audit entry's details). The whole value is shown unfolded, pretty-printed.
+ * A JSON object or array on one line, cut at `max` characters with an ellipsis: the summary of a folded
+ * record (an audit entry's details). The whole value is shown unfolded, pretty-printed.
  */
 export function jsonPreview(value: object, max = 80): string {
   const text = JSON.stringify(value);
