@@ -29,7 +29,7 @@ export function Facts(props: { readonly items: readonly (readonly [string, Compo
 
 /**
  * A table; on a phone, one card per row (docs/decisions.md, "Web: lists on a phone"): each cell of a row
- * written as <tr><td>… gets its column's heading as `data-label`, which web.css shows beside the value. With
+ * written as <tr><td>… gets its column's heading as `data-label`, which tables.css shows beside the value. With
  * `stack` false it stays a table that scrolls sideways, in a region focusable so keyboards can scroll it.
  */
 export function Table(props: {
