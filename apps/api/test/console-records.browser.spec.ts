@@ -81,12 +81,17 @@ describe('records in the console', () => {
         height: document.scrollingElement?.scrollHeight ?? 0,
         details: document.querySelector('td.record')?.getBoundingClientRect().width ?? 0,
         sideways: (document.scrollingElement?.scrollWidth ?? 0) > window.innerWidth,
+        // The table fits its region: no column hidden to the side of it.
+        tableFits: [...document.querySelectorAll('.table-wrap')].every(
+          (region) => region.scrollWidth <= region.clientWidth,
+        ),
       }));
     const folded = await measure();
     // Unfolded JSON in a squeezed column made this page 8,466 px tall with a 79 px details column.
     expect(folded.height).toBeLessThan(2_000);
     expect(folded.details).toBeGreaterThanOrEqual(280);
     expect(folded.sideways).toBe(false);
+    expect(folded.tableFits).toBe(true);
     expect(await page.locator('td.record details[open]').count()).toBe(0);
 
     // One click opens an entry: its whole record, pretty-printed, in the same column.
@@ -102,6 +107,7 @@ describe('records in the console', () => {
     const opened = await measure();
     expect(opened.details).toBeGreaterThanOrEqual(280);
     expect(opened.sideways).toBe(false);
+    expect(opened.tableFits).toBe(true);
     await checkConsolePage(tab, 'audit-long');
     await context.close();
   });
