@@ -92,8 +92,8 @@ describe('numbers, times and lists on the dashboard', () => {
     await expect(fact(page, 'Quantity')).resolves.toMatchObject({ text: `${exact(order!.quantity)} BTC` });
     // Rates as percentages, the stored fraction exactly in the title.
     await expect(fact(page, 'Commission')).resolves.toMatchObject({
-      text: expect.stringMatching(/ EUR \(rate 0\.15 %\)$/),
-      values: [expect.anything(), ['0.0015', 'Exactly 0.0015']],
+      text: expect.stringMatching(/ EUR \(rate 0\.15 %\)$/) as string,
+      values: [expect.anything() as unknown, ['0.0015', 'Exactly 0.0015']],
     });
     await accessible(tab, 'order');
 

@@ -136,7 +136,7 @@ export function sidewaysReading(page: Page): Promise<SidewaysReading> {
         const box = element.getBoundingClientRect();
         return box.width > 0 && (box.left < -0.5 || box.right > width + 0.5);
       })
-      .map((element) => (element.textContent ?? '').trim().slice(0, 60));
+      .map((element) => element.textContent.trim().slice(0, 60));
     return { pageScrolls: (document.scrollingElement?.scrollWidth ?? 0) > width, cut };
   });
 }
