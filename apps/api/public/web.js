@@ -7,3 +7,21 @@ document.addEventListener('submit', (event) => {
   const question = form.dataset.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
 });
+
+// Times: the server writes each <time datetime> in UTC; here it reads in the viewer's own zone and
+// language, the exact UTC value staying in the datetime attribute and the title (docs/decisions.md,
+// "Web pages: numbers and times as people read them").
+const localTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+for (const element of document.querySelectorAll('time[datetime]')) {
+  const when = new Date(element.dateTime);
+  if (!element.dateTime.includes('T') || Number.isNaN(when.getTime())) continue;
+  element.textContent = localTime.format(when);
+}

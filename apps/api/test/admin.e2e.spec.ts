@@ -866,6 +866,14 @@ describe('operator surface', () => {
         'org.create',
         'org.update',
       ]);
+      // By e-mail, as a person types it (any case, spaces around): the same entries as by id.
+      expect(
+        (await list(`operatorEmail=${encodeURIComponent(` ${ops.email.toUpperCase()} `)}`)).map((item) => [
+          item.action,
+          item.operatorId,
+        ]),
+      ).toEqual([['org.policy', ops.id]]);
+      expect(await list('operatorEmail=nobody%40ops.test')).toEqual([]);
       // Time: backdate the creation, then ask around it.
       await api.rows(
         "UPDATE audit_log SET created_at = now() - interval '2 hours' WHERE org_id = $1 AND action = 'org.create'",
@@ -886,6 +894,7 @@ describe('operator surface', () => {
 
     it.each([
       ['operatorId=nope', 'operatorId must be a UUID'],
+      ['operatorEmail=nope', 'operatorEmail must be an e-mail address'],
       ['from=yesterday', 'from must be an ISO 8601 date-time'],
       ['to=2030-13-01T00:00:00Z', 'to must be an ISO 8601 date-time'],
       ['from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z', 'from must be before to'],

@@ -170,7 +170,13 @@ describe('the console administration in a browser', () => {
     await page.getByRole('textbox', { name: /^Price/ }).fill('123456789012.12345678');
     await page.getByRole('button', { name: 'Set the price' }).click();
     await page.waitForURL(/done=set/);
-    await expect(page.locator('#price-BTC_EUR').innerText()).resolves.toContain('123456789012.12345678');
+    // Grouped with its currency, every digit kept; the exact stored value in the element's value.
+    await expect(page.locator('#price-BTC_EUR').innerText()).resolves.toContain(
+      '123,456,789,012.12345678 EUR',
+    );
+    await expect(page.locator('#price-BTC_EUR data').getAttribute('value')).resolves.toBe(
+      '123456789012.12345678',
+    );
     expect(await api.rows("SELECT price FROM prices WHERE symbol = 'BTC_EUR'")).toEqual([
       { price: '123456789012.12345678' },
     ]);

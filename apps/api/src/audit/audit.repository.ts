@@ -11,7 +11,7 @@ import {
   MoreThanOrEqual,
 } from 'typeorm';
 
-import { findPage, type Keyset, type Page, ROW_ID } from '../common/pagination.js';
+import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { AuditActor } from './admin-actor.decorator.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
 
@@ -35,16 +35,18 @@ export class AuditRepository {
     await manager.insert(AuditEntry, { ...rest, actor: actor.label, operatorId: actor.operatorId });
   }
 
-  list(query: ListAuditQuery): Promise<Page<AuditEntry>> {
+  list(query: ListAuditQuery, order: PageOrder): Promise<Page<AuditEntry>> {
     const where: FindOptionsWhere<AuditEntry> = {};
     if (query.orgId !== undefined) where.orgId = query.orgId;
     if (query.action !== undefined) where.action = query.action;
     if (query.operatorId !== undefined) where.operatorId = query.operatorId.toLowerCase();
+    // An operator's entries carry their e-mail as the actor (an operator's e-mail never changes).
+    if (query.operatorEmail !== undefined) where.actor = query.operatorEmail;
     const from = query.from === undefined ? undefined : new Date(query.from);
     const to = query.to === undefined ? undefined : new Date(query.to);
     if (from && to) where.createdAt = Between(from, new Date(to.getTime() - 1));
     else if (from) where.createdAt = MoreThanOrEqual(from);
     else if (to) where.createdAt = LessThan(to);
-    return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query);
+    return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query, order);
   }
 }

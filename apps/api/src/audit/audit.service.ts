@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
 import { badRequest } from '../common/errors.js';
-import { mapPage, type Page } from '../common/pagination.js';
+import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { AuditRepository, type NewAuditEntry } from './audit.repository.js';
 import { auditView, type AuditView } from './audit.view.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
@@ -24,7 +24,8 @@ export class AuditService {
     await this.audit.insert(manager, entry);
   }
 
-  async list(query: ListAuditQuery): Promise<Page<AuditView>> {
+  /** The api lists oldest first, as every api list; the console reads the newest first. */
+  async list(query: ListAuditQuery, order: PageOrder = 'oldest-first'): Promise<Page<AuditView>> {
     if (
       query.from !== undefined &&
       query.to !== undefined &&
@@ -32,6 +33,6 @@ export class AuditService {
     ) {
       throw badRequest('from must be before to');
     }
-    return mapPage(await this.audit.list(query), auditView);
+    return mapPage(await this.audit.list(query, order), auditView);
   }
 }

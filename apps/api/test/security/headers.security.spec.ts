@@ -101,6 +101,7 @@ describe('security headers', () => {
         ['GET', '/dashboard/no-such-page'],
         ['GET', '/console/no-such-page'],
         ['GET', '/assets/web.css'],
+        ['GET', '/assets/tables.css'],
         ['GET', '/assets/forms.css'],
         ['GET', '/assets/web.js'],
         ['GET', '/assets/no-such-file.js'],

@@ -63,12 +63,18 @@ export class BrowserHarness {
     }
   }
 
-  /** A fresh context (its own cookies), 1280 px wide unless `width` says otherwise. */
-  async context(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+  /**
+   * A fresh context (its own cookies), 1280 px wide unless `width` says otherwise, in London's English and
+   * UTC unless `timezoneId` names another zone; `javaScriptEnabled: false` is a browser without script.
+   */
+  async context(
+    options: { width?: number; height?: number; timezoneId?: string; javaScriptEnabled?: boolean } = {},
+  ): Promise<BrowserContext> {
     return this.browser.newContext({
       viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
       locale: 'en-GB',
-      timezoneId: 'UTC',
+      timezoneId: options.timezoneId ?? 'UTC',
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
     });
   }
 
@@ -111,6 +117,28 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** What a person on a narrow screen cannot see without scrolling sideways. */
+export interface SidewaysReading {
+  /** The page itself scrolls sideways (document.scrollingElement is wider than the window). */
+  readonly pageScrolls: boolean;
+  /** The text of every table cell or badge in the main region that reaches beyond the window's sides. */
+  readonly cut: readonly string[];
+}
+
+/** Whether the page, and every table cell and badge on it, fits the window's width. */
+export function sidewaysReading(page: Page): Promise<SidewaysReading> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const cut = [...document.querySelectorAll('main tbody td, main tbody th, main .badge')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && (box.left < -0.5 || box.right > width + 0.5);
+      })
+      .map((element) => element.textContent.trim().slice(0, 60));
+    return { pageScrolls: (document.scrollingElement?.scrollWidth ?? 0) > width, cut };
+  });
 }
 
 /**

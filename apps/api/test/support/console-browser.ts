@@ -5,7 +5,13 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import type { ApiFixture } from './app-fixture.js';
-import { type BrowserHarness, screenshot, seriousAxeViolations, type WatchedPage } from './browser.js';
+import {
+  type BrowserHarness,
+  screenshot,
+  seriousAxeViolations,
+  sidewaysReading,
+  type WatchedPage,
+} from './browser.js';
 import type { EnrolledOperator } from './enrolled-operator.js';
 
 /** Fills in and sends the sign-in form the page shows. */
@@ -75,9 +81,12 @@ export function pngImage(width: number, height: number, rgb: readonly [number, n
   ]);
 }
 
-/** checkPage, with the page fitting its width (no sideways scrolling). */
+/**
+ * checkPage, with the page fitting its width: no sideways scrolling, and every table cell and badge (a
+ * list's status) within the window.
+ */
 export async function checkConsolePage(tab: WatchedPage, name: string, status?: number): Promise<void> {
-  expect([name, await scrollsSideways(tab.page)]).toEqual([name, false]);
+  expect([name, await sidewaysReading(tab.page)]).toEqual([name, { pageScrolls: false, cut: [] }]);
   await checkPage(tab, name, status);
 }
 

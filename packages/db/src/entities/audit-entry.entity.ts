@@ -9,7 +9,11 @@ export class AuditEntry {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;
 
-  /** Who acted, as read: the operator's e-mail at the time, or `system:<what>` for the service itself. */
+  /**
+   * Who acted, as read: the operator's e-mail (which never changes), or `system:<what>` for the service
+   * itself. Indexed: the console finds an operator's entries by e-mail.
+   */
+  @Index()
   @Column({ type: 'text' })
   actor!: string;
 

@@ -1,5 +1,16 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsEmail,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 import { PageQuery } from '../../common/pagination.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
@@ -35,6 +46,23 @@ export class ListAuditQuery extends PageQuery {
   @IsUUID('all', { message: 'operatorId must be a UUID' })
   @ApiPropertyOptional({ format: 'uuid', description: 'Only entries of this operator' })
   operatorId?: string;
+
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim().toLowerCase() : value,
+  )
+  @IsString({ message: 'operatorEmail must be an e-mail address' })
+  @MaxLength(254, { message: 'operatorEmail must be at most 254 characters' })
+  @IsEmail(
+    { require_tld: false, allow_ip_domain: false },
+    { message: 'operatorEmail must be an e-mail address, e.g. ada@ops.example' },
+  )
+  @ApiPropertyOptional({
+    format: 'email',
+    maxLength: 254,
+    description: "Only entries of the operator with this e-mail (the operator's e-mail never changes)",
+  })
+  operatorEmail?: string;
 
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time, e.g. 2030-01-31T12:00:00Z' })

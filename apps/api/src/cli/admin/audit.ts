@@ -4,12 +4,21 @@ import { ADMIN_ROUTES } from './client.js';
 import type { CommandGroup } from './command.js';
 import { page } from './format.js';
 
+/** `--operator` names the operator by id or, holding an @, by e-mail. */
+export function operatorFilter(value: string | undefined): {
+  operatorId?: string;
+  operatorEmail?: string;
+} {
+  if (value === undefined) return {};
+  return value.includes('@') ? { operatorEmail: value } : { operatorId: value };
+}
+
 export const AUDIT: CommandGroup = {
   list: {
     args: [],
     flags: ['org', 'action', 'operator', 'from', 'to', 'limit', 'cursor'],
     help:
-      '[--org <orgId>] [--action <e.g. api-key.revoke>] [--operator <operator id>] [--from <time>] ' +
+      '[--org <orgId>] [--action <e.g. api-key.revoke>] [--operator <operator id or e-mail>] [--from <time>] ' +
       '[--to <time>] [--limit <n>] [--cursor <nextCursor>]',
     run: (client, _args, values) =>
       client.call(
@@ -18,7 +27,7 @@ export const AUDIT: CommandGroup = {
         {
           orgId: values.org,
           action: values.action,
-          operatorId: values.operator,
+          ...operatorFilter(values.operator),
           from: values.from,
           to: values.to,
           ...pageQuery(values),

@@ -169,6 +169,7 @@ export const ADMIN_ROUTES = {
       orgId?: string | undefined;
       action?: string | undefined;
       operatorId?: string | undefined;
+      operatorEmail?: string | undefined;
       from?: string | undefined;
       to?: string | undefined;
     },

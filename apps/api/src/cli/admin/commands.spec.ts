@@ -1,3 +1,4 @@
+import { operatorFilter } from './audit.js';
 import { ADMIN_ROUTES } from './client.js';
 import { COMMANDS, GROUPS } from './commands.js';
 import { noticeFields } from './notices.js';
@@ -24,6 +25,16 @@ describe('the command registry', () => {
   });
   it('has one command per admin route, bootstrap aside', () => {
     expect(Object.keys(COMMANDS).length - 1).toBe(Object.keys(ADMIN_ROUTES).length);
+  });
+});
+
+describe('operatorFilter', () => {
+  it('names the operator by id, or by e-mail when the value holds an @', () => {
+    expect(operatorFilter('0b5f9a3e-8f6e-4c43-9c3a-2d1c1b0a9f00')).toEqual({
+      operatorId: '0b5f9a3e-8f6e-4c43-9c3a-2d1c1b0a9f00',
+    });
+    expect(operatorFilter('ada@ops.example')).toEqual({ operatorEmail: 'ada@ops.example' });
+    expect(operatorFilter(undefined)).toEqual({});
   });
 });
 

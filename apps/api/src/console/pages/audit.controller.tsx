@@ -1,5 +1,6 @@
-// The audit log (/console/audit): the admin api's AuditService list with its filters (operator,
-// organisation, action, time) and its keyset pages; every operator (SUPPORT) may read it, as on the api.
+// The audit log (/console/audit): the admin api's AuditService list with its filters (operator by e-mail or
+// id, organisation, action, time) and its keyset pages, the newest first; every operator (SUPPORT) may read
+// it, as on the api.
 import { Controller, Get, Query } from '@nestjs/common';
 
 import { AuditService } from '../../audit/audit.service.js';
@@ -18,7 +19,7 @@ export class ConsoleAuditController {
   @Get()
   @RequireRole('SUPPORT')
   async list(@OperatorConsole() ctx: ConsoleContext, @Query() query: ListAuditQuery) {
-    const found = await this.audit.list(query);
+    const found = await this.audit.list(query, 'newest-first');
     return page(<AuditPage ctx={ctx} query={query} entries={found} />);
   }
 }

@@ -172,10 +172,11 @@ export class ConsoleKycController {
     orgUserId: string,
     form?: { errors: string[]; typed: Record<string, string>; status: number },
   ) {
-    const [kyc, org, heads] = await Promise.all([
+    const [kyc, org, heads, history] = await Promise.all([
       this.kyc.get(orgId, orgUserId),
       this.orgs.get(orgId),
       this.kyc.documentHeads(orgId, orgUserId),
+      this.kyc.history(orgId, orgUserId),
     ]);
     const documents = kyc.documents.map((view) => ({
       view,
@@ -190,6 +191,7 @@ export class ConsoleKycController {
         kyc={kyc}
         documents={documents}
         submittedAt={submittedAt}
+        history={history}
         errors={form?.errors}
         typed={form?.typed}
       />,

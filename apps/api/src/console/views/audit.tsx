@@ -1,12 +1,28 @@
-// The audit log: a filter form (GET, so a filtered view is a link to share) and the entries, oldest first,
-// each naming the operator who acted and the organisation it was about, with its details.
+// The audit log: a filter form (GET, so a filtered view is a link to share) and the entries, newest first,
+// each naming the operator who acted and the organisation it was about, with its details folded: a one-line
+// summary, opened to the whole record pretty-printed.
 import type { AuditView } from '../../audit/audit.view.js';
 import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import type { Page } from '../../common/pagination.js';
 import { ListTable } from '../../web/components/list-table.js';
 import { hrefWith, Time } from '../../web/components/ui.js';
+import { jsonPreview } from '../../web/format.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
+
+/** An entry's details: folded to a one-line summary, the whole record pretty-printed when opened. */
+export function AuditDetails(props: { readonly details: object }) {
+  return (
+    <details>
+      <summary>
+        <code>{jsonPreview(props.details, 60)}</code>
+      </summary>
+      <pre>
+        <code>{JSON.stringify(props.details, null, 2)}</code>
+      </pre>
+    </details>
+  );
+}
 
 export function AuditPage(props: {
   readonly ctx: ConsoleContext;
@@ -15,6 +31,7 @@ export function AuditPage(props: {
 }) {
   const { query, entries } = props;
   const filters = {
+    operatorEmail: query.operatorEmail,
     operatorId: query.operatorId,
     orgId: query.orgId === undefined ? undefined : String(query.orgId),
     action: query.action,
@@ -32,9 +49,17 @@ export function AuditPage(props: {
         aria-label="Filter the audit log"
       >
         <label>
-          Operator id
-          <input name="operatorId" value={query.operatorId ?? ''} maxLength={36} autocomplete="off" />
+          Operator e-mail
+          <input
+            type="email"
+            name="operatorEmail"
+            value={query.operatorEmail ?? ''}
+            maxLength={254}
+            autocomplete="off"
+          />
         </label>
+        {/* A link from elsewhere may name the operator by id; the form keeps it. */}
+        {query.operatorId && <input type="hidden" name="operatorId" value={query.operatorId} />}
         <label>
           Organisation id
           <input name="orgId" value={filters.orgId ?? ''} inputMode="numeric" autocomplete="off" />
@@ -60,7 +85,7 @@ export function AuditPage(props: {
           cursor: query.cursor,
           nextCursor: entries.nextCursor,
         }}
-        caption="Audit entries, oldest first"
+        caption="Audit entries, newest first"
         head={['When', 'Operator', 'Action', 'Organisation', 'Details']}
         rows={entries.items.length}
         empty="No entry matches."
@@ -72,7 +97,7 @@ export function AuditPage(props: {
             </td>
             <td>
               {entry.operatorId ? (
-                <a href={hrefWith('/console/audit', { operatorId: entry.operatorId })}>{entry.actor}</a>
+                <a href={hrefWith('/console/audit', { operatorEmail: entry.actor })}>{entry.actor}</a>
               ) : (
                 entry.actor
               )}
@@ -87,8 +112,8 @@ export function AuditPage(props: {
                 <a href={`/console/orgs/${entry.orgId}`}>{entry.orgId}</a>
               )}
             </td>
-            <td class="wrap">
-              <code>{JSON.stringify(entry.details)}</code>
+            <td class="record">
+              <AuditDetails details={entry.details} />
             </td>
           </tr>
         ))}

@@ -1,14 +1,17 @@
-// A user's KYC file: where it stands, the form, the documents shown inline (images as <img>, PDFs drawn
+// A user's KYC file: where it stands and its history, the form as labelled fields, the documents shown inline (images as <img>, PDFs drawn
 // into canvases by our own script with pdf.js, public/kyc-pdf.mjs; anything else only as a download;
 // console/document-answer.ts serves them), and the three decisions with their text.
 import type { KycView } from '../../kyc/kyc.view.js';
 import { PostForm } from '../../web/components/forms.js';
-import { CodeBlock, Facts, Notice, Time } from '../../web/components/ui.js';
+import type { KycHistoryItem } from '../../kyc/kyc.repository.js';
+import { KycHistory } from '../../web/components/kyc-history.js';
+import { Facts, Notice, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ASSETS_PATH } from '../../web/web-areas.js';
 import { isImage } from '../document-answer.js';
 import { KYC_QUEUE } from '../nav.js';
 import { ConsolePage } from './console-page.js';
+import { KycFormFields } from './kyc-form.js';
 import { ageText, kycFileHref } from './kyc-queue.js';
 
 export interface FileDocument {
@@ -23,6 +26,7 @@ export function KycFilePage(props: {
   readonly kyc: KycView;
   readonly documents: readonly FileDocument[];
   readonly submittedAt: Date | null;
+  readonly history: readonly KycHistoryItem[];
   /** The decision forms' errors, with what was typed. */
   readonly errors?: readonly string[] | undefined;
   readonly typed?: Readonly<Record<string, string>> | undefined;
@@ -71,13 +75,13 @@ export function KycFilePage(props: {
           ]}
         />
       </section>
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading">History</h2>
+        <KycHistory history={props.history} />
+      </section>
       <section aria-labelledby="form-heading">
         <h2 id="form-heading">Form</h2>
-        {kyc.form ? (
-          <CodeBlock label="The KYC form as submitted" text={JSON.stringify(kyc.form, null, 2)} />
-        ) : (
-          <p class="empty">No form submitted.</p>
-        )}
+        <KycFormFields form={kyc.form} />
       </section>
       <section aria-labelledby="documents-heading">
         <h2 id="documents-heading">Documents</h2>

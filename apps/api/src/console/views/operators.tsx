@@ -5,7 +5,7 @@ import { OPERATOR_ROLES } from '../../auth/roles.js';
 import type { OperatorView } from '../../operators/operator.view.js';
 import type { CreatedOperatorView } from '../../operators/operators.service.js';
 import { PostForm } from '../../web/components/forms.js';
-import { Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
+import { Badge, Facts, hrefWith, Notice, Table, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done } from './done.js';
@@ -91,7 +91,7 @@ export function OperatorsPage(props: {
         {props.operators.map((operator) => (
           <tr key={operator.id}>
             <td>
-              <a href={`/console/audit?operatorId=${operator.id}`}>{operator.email}</a>
+              <a href={hrefWith('/console/audit', { operatorEmail: operator.email })}>{operator.email}</a>
             </td>
             <td>{operator.name}</td>
             <td>{operator.role}</td>

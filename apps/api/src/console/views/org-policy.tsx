@@ -4,7 +4,7 @@
 import type { AdminOrgView } from '../../orgs/org.view.js';
 import type { PolicyChange } from '../../policy/policy.service.js';
 import { PostForm } from '../../web/components/forms.js';
-import { amountText, CodeBlock, Facts, Table } from '../../web/components/ui.js';
+import { AmountMap, amountText, CodeBlock, Facts, Rate, Table } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { mayAct } from './done.js';
@@ -53,9 +53,12 @@ export function PolicyForm(props: { readonly ctx: ConsoleContext; readonly org: 
         <Facts
           items={[
             ['Enabled assets', text.enabledAssets || 'none'],
-            ...LIMITS.map(([field, label]) => [label, text[field] || 'no limit'] as const),
-            ['Commission rate', text.commissionRate],
-            ['VAT rate', text.vatRate],
+            ...LIMITS.map(
+              ([field, label]) =>
+                [label, text[field] ? <AmountMap amounts={org.policy[field]} /> : 'no limit'] as const,
+            ),
+            ['Commission rate', <Rate value={org.policy.commissionRate} />],
+            ['VAT rate', <Rate value={org.policy.vatRate} />],
           ]}
         />
         <p class="muted">Changing the policy needs the TRADING_OPS role.</p>

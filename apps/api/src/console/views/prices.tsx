@@ -4,7 +4,7 @@ import type { Page } from '../../common/pagination.js';
 import type { PriceView } from '../../prices/price.view.js';
 import { PostForm } from '../../web/components/forms.js';
 import { ListTable } from '../../web/components/list-table.js';
-import { amountText, Time } from '../../web/components/ui.js';
+import { Amount, Time } from '../../web/components/ui.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
 import { ConsolePage } from './console-page.js';
 import { Done, mayAct } from './done.js';
@@ -53,7 +53,9 @@ export function PricesPage(props: {
             <td>
               <code>{price.symbol}</code>
             </td>
-            <td class="num">{amountText(price.price)}</td>
+            <td class="num">
+              <Amount value={price.price} unit={price.symbol.split('_')[1]} />
+            </td>
             <td>
               <Time iso={price.updatedAt} />
             </td>

@@ -11,6 +11,7 @@ import { Badge, CodeBlock, Facts, Notice, Time } from '../../web/components/ui.j
 import type { DashboardContext } from '../dashboard-context.js';
 import type { AttemptRequest } from '../event-requests.js';
 import { DashboardPage } from './dashboard-page.js';
+import { eventSubject } from './event-subject.js';
 import { DeliveryStatus } from './events.js';
 import { mayManageWebhooks, RecoverForm } from './recovery.js';
 
@@ -38,7 +39,9 @@ function AttemptDetails(props: { readonly shown: ShownAttempt }) {
   const headers = request.headers.map(([name, value]) => `${name}: ${value}`).join('\n');
   return (
     <details class="card" data-attempt={attempt.id}>
-      <summary>{`Request and answer of the attempt at ${when.replace('T', ' ')} (${attemptName(attempt)})`}</summary>
+      <summary>
+        Request and answer of the attempt at <Time iso={when} /> ({attemptName(attempt)})
+      </summary>
       <p>
         POST <span class="wrap">{attempt.url}</span>
       </p>
@@ -87,6 +90,7 @@ export function EventPage(props: {
         <h2 id="event-heading">The event</h2>
         <Facts
           items={[
+            ['Concerns', eventSubject(event.entity, event.data).text],
             ['Entity', event.entity],
             ['Event type', event.eventType ?? 'none'],
             ['Delivery', <DeliveryStatus event={event} long />],

@@ -13,6 +13,7 @@ import type { DeliveryStateName } from '../../webhooks/delivery-state.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage } from './dashboard-page.js';
+import { eventSubject } from './event-subject.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
 
 const TONES: Readonly<Record<DeliveryStateName, Tone>> = {
@@ -22,6 +23,11 @@ const TONES: Readonly<Record<DeliveryStateName, Tone>> = {
   FAILED: 'bad',
   SKIPPED: 'neutral',
 };
+
+/** The event's entity and, for a KYC event, its type: "Users KYC_RFI". */
+export function eventName(event: Pick<LoggedEvent, 'entity' | 'eventType'>): string {
+  return event.eventType ? `${event.entity} ${event.eventType}` : event.entity;
+}
 
 /** Where an event's delivery stands, and when retrying, when the next attempt is due and why the last failed. */
 export function DeliveryStatus(props: { readonly event: LoggedEvent; readonly long?: boolean }) {
@@ -106,22 +112,26 @@ export function EventsPage(props: {
           nextCursor: props.nextCursor,
         }}
         caption="Events, newest first"
-        head={['Id', 'Entity', 'Event type', 'Delivery', 'Created']}
+        head={['Concerns', 'Event', 'Delivery', 'Created', 'Id']}
         rows={props.events.length}
         empty="No event matches."
       >
         {props.events.map((event) => (
           <tr key={event.id}>
-            <td>
-              <a href={`/dashboard/events/${event.id}`}>{event.id}</a>
+            <td class="wrap">
+              <a href={`/dashboard/events/${event.id}`}>{eventSubject(event.entity, event.data).text}</a>
             </td>
-            <td>{event.entity}</td>
-            <td>{event.eventType ?? <span class="muted">none</span>}</td>
+            <td>{eventName(event)}</td>
             <td>
               <DeliveryStatus event={event} />
             </td>
             <td>
               <Time iso={event.createdAt.toISOString()} />
+            </td>
+            <td>
+              <a class="id" href={`/dashboard/events/${event.id}`}>
+                {event.id}
+              </a>
             </td>
           </tr>
         ))}

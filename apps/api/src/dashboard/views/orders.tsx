@@ -3,7 +3,7 @@ import { ORDER_SIDES, ORDER_STATUSES, type Order } from '@svc/protocol';
 
 import type { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
 import { ListTable } from '../../web/components/list-table.js';
-import { amountText, Badge, Facts, Time, type Tone } from '../../web/components/ui.js';
+import { Amount, Badge, Facts, Rate, Time, type Tone } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
 
@@ -16,6 +16,11 @@ const TONES: Readonly<Record<string, Tone>> = {
 
 export function OrderStatus(props: { readonly status: string }) {
   return <Badge tone={TONES[props.status] ?? 'neutral'}>{props.status}</Badge>;
+}
+
+/** The asset a pair trades (BTC of BTC_EUR): the unit of an order's quantity. */
+export function baseAsset(symbol: string): string {
+  return symbol.split('_')[0] ?? symbol;
 }
 
 export function OrdersPage(props: {
@@ -79,14 +84,15 @@ export function OrdersPage(props: {
           nextCursor: props.nextCursor,
         }}
         caption="Orders, newest first"
-        head={['Id', 'User', 'Pair', 'Side', 'Status', 'Quantity', 'Total', 'Created']}
+        head={['Order', 'User', 'Status', 'Quantity', 'Total', 'Created', 'Id']}
+        numeric={['Quantity', 'Total', 'Id']}
         rows={props.orders.length}
         empty="No order matches."
       >
         {props.orders.map((order) => (
           <tr key={order.id}>
             <td>
-              <a href={`/dashboard/orders/${order.id}`}>{order.id}</a>
+              <a href={`/dashboard/orders/${order.id}`}>{`${order.side} ${order.symbol}`}</a>
             </td>
             <td>
               <PageLink
@@ -97,15 +103,22 @@ export function OrdersPage(props: {
                 {order.orgUserId}
               </PageLink>
             </td>
-            <td>{order.symbol}</td>
-            <td>{order.side}</td>
             <td>
               <OrderStatus status={order.status} />
             </td>
-            <td class="num">{amountText(order.quantity)}</td>
-            <td class="num">{`${amountText(order.totalExecutedAmount)} ${order.commissionAsset}`}</td>
+            <td class="num">
+              <Amount value={order.quantity} unit={baseAsset(order.symbol)} />
+            </td>
+            <td class="num">
+              <Amount value={order.totalExecutedAmount} unit={order.commissionAsset} />
+            </td>
             <td>
               <Time iso={order.createdAt} />
+            </td>
+            <td class="num">
+              <a class="id" href={`/dashboard/orders/${order.id}`}>
+                {order.id}
+              </a>
             </td>
           </tr>
         ))}
@@ -117,6 +130,7 @@ export function OrdersPage(props: {
 export function OrderPage(props: { readonly ctx: DashboardContext; readonly order: Order }) {
   const { order } = props;
   const quote = order.commissionAsset;
+  const base = baseAsset(order.symbol);
   return (
     <DashboardPage ctx={props.ctx} title={`Order ${order.id}`} section="/dashboard/orders">
       <section aria-labelledby="order-heading">
@@ -138,8 +152,8 @@ export function OrderPage(props: { readonly ctx: DashboardContext; readonly orde
             ['clientOrderId', order.clientOrderId],
             ['Pair', order.symbol],
             ['Side and type', `${order.side} ${order.type}`],
-            ['Quantity', amountText(order.quantity)],
-            ['Quote quantity', `${amountText(order.quoteQuantity)} ${quote}`],
+            ['Quantity', <Amount value={order.quantity} unit={base} />],
+            ['Quote quantity', <Amount value={order.quoteQuantity} unit={quote} />],
             ['Created', <Time iso={order.createdAt} />],
             ['Changed', <Time iso={order.updatedAt} />],
           ]}
@@ -149,17 +163,25 @@ export function OrderPage(props: { readonly ctx: DashboardContext; readonly orde
         <h2 id="execution-heading">Execution</h2>
         <Facts
           items={[
-            ['Filled', amountText(order.filled)],
-            ['Price', `${amountText(order.price)} ${quote}`],
-            ['Average price', `${amountText(order.averagePrice)} ${quote}`],
-            ['Estimated price', `${amountText(order.estimatedPrice)} ${quote}`],
+            ['Filled', <Amount value={order.filled} unit={base} />],
+            ['Price', <Amount value={order.price} unit={quote} />],
+            ['Average price', <Amount value={order.averagePrice} unit={quote} />],
+            ['Estimated price', <Amount value={order.estimatedPrice} unit={quote} />],
             [
               'Commission',
-              `${amountText(order.commissionAmount)} ${quote} (rate ${amountText(order.commissionRate)})`,
+              <>
+                <Amount value={order.commissionAmount} unit={quote} /> (rate{' '}
+                <Rate value={order.commissionRate} />)
+              </>,
             ],
-            ['VAT', `${amountText(order.vatAmount)} ${quote} (rate ${amountText(order.vatRate)})`],
-            ['Net amount', `${amountText(order.netExecutedAmount)} ${quote}`],
-            ['Total amount', `${amountText(order.totalExecutedAmount)} ${quote}`],
+            [
+              'VAT',
+              <>
+                <Amount value={order.vatAmount} unit={quote} /> (rate <Rate value={order.vatRate} />)
+              </>,
+            ],
+            ['Net amount', <Amount value={order.netExecutedAmount} unit={quote} />],
+            ['Total amount', <Amount value={order.totalExecutedAmount} unit={quote} />],
           ]}
         />
       </section>

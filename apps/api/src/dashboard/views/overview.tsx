@@ -1,7 +1,7 @@
 // The overview: the organisation, its plan, policy and limits, and how its webhook has fared lately.
 import type { OrgView } from '../../orgs/org.view.js';
 import { PostForm } from '../../web/components/forms.js';
-import { amountText, Badge, Facts, Notice, Table, Time } from '../../web/components/ui.js';
+import { AmountMap, Badge, Facts, Notice, Rate, Table, Time } from '../../web/components/ui.js';
 import type { WebhookHealth } from '../../webhooks/webhook-health.repository.js';
 import type { HealthView } from '../../webhooks/webhook.view.js';
 import { healthFacts } from '../../web/components/webhook-health.js';
@@ -94,8 +94,8 @@ export function OverviewPage(props: {
         <Facts
           items={[
             ['Assets enabled', policy.enabledAssets.length > 0 ? policy.enabledAssets.join(', ') : 'none'],
-            ['Commission rate', amountText(policy.commissionRate)],
-            ['VAT rate', amountText(policy.vatRate)],
+            ['Commission rate', <Rate value={policy.commissionRate} />],
+            ['VAT rate', <Rate value={policy.vatRate} />],
           ]}
         />
         <Table
@@ -108,9 +108,7 @@ export function OverviewPage(props: {
             <tr key={field}>
               <th scope="row">{label}</th>
               <td class="wrap">
-                {Object.entries(policy[field])
-                  .map(([code, amount]) => `${code} ${amountText(amount)}`)
-                  .join(', ')}
+                <AmountMap amounts={policy[field]} />
               </td>
             </tr>
           ))}

@@ -5,8 +5,9 @@ import { USER_STATUSES } from '@svc/protocol';
 import type { KycView } from '../../kyc/kyc.view.js';
 import type { PositionsView } from '../../orders/orders.service.js';
 import type { UserView } from '../../users/user.view.js';
+import { KycHistory } from '../../web/components/kyc-history.js';
 import { ListTable } from '../../web/components/list-table.js';
-import { amountText, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
+import { Amount, Badge, Facts, hrefWith, Table, Time, type Tone } from '../../web/components/ui.js';
 import type { KycHistoryItem } from '../../kyc/kyc.repository.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import type { DashboardUsersQuery } from '../dto/dashboard-users.query.js';
@@ -147,22 +148,7 @@ export function UserPage(props: {
           ]}
         />
         <h3>History</h3>
-        <Table
-          caption="KYC events, newest first"
-          head={['When', 'Event', 'Note']}
-          rows={props.history.length}
-          empty="No KYC event yet."
-        >
-          {props.history.map((item) => (
-            <tr key={item.eventId}>
-              <td>
-                <Time iso={item.at.toISOString()} />
-              </td>
-              <td>{item.eventType}</td>
-              <td class="wrap">{item.message ?? ''}</td>
-            </tr>
-          ))}
-        </Table>
+        <KycHistory history={props.history} />
         <h3>Documents</h3>
         <Table
           caption="Uploaded documents"
@@ -195,7 +181,9 @@ export function UserPage(props: {
           {props.positions.positions.map((position) => (
             <tr key={position.asset}>
               <td>{position.asset}</td>
-              <td class="num">{amountText(position.quantity)}</td>
+              <td class="num">
+                <Amount value={position.quantity} unit={position.asset} />
+              </td>
               <td>
                 <Time iso={position.updatedAt} />
               </td>

@@ -39,6 +39,7 @@ export function Layout(props: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.sandbox ? 'SANDBOX · ' : ''}${props.title} · ${props.area.name}`}</title>
         <link rel="stylesheet" href={`${ASSETS_PATH}/web.css`} />
+        <link rel="stylesheet" href={`${ASSETS_PATH}/tables.css`} />
         <link rel="stylesheet" href={`${ASSETS_PATH}/forms.css`} />
         <script src={`${ASSETS_PATH}/web.js`} defer />
         {props.head}

@@ -1,5 +1,6 @@
 // A list page's table and its pager: the rows of one page, then links to the first page (when not on it)
-// and to the next one (when there is one), each keeping the list's filters.
+// and to the next one (when there is one), each keeping the list's filters. On a phone each row is a card
+// of labelled cells (as every Table), so status and time never sit off-screen.
 import type { ComponentChildren } from 'preact';
 
 import { hrefWith, Pager, Table } from './ui.js';

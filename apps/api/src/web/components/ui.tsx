@@ -1,5 +1,7 @@
-// Small building blocks of the pages: notices, facts, tables, paging, times and state badges.
-import type { ComponentChildren } from 'preact';
+// Small building blocks of the pages: notices, facts, tables, paging, times, amounts and state badges.
+import { cloneElement, type ComponentChildren, Fragment, toChildArray, type VNode } from 'preact';
+
+import { type AmountValue, formatAmount, formatRate, formatUtc } from '../format.js';
 
 export type NoticeKind = 'success' | 'error' | 'info';
 
@@ -25,19 +27,30 @@ export function Facts(props: { readonly items: readonly (readonly [string, Compo
   );
 }
 
-/** A table that scrolls sideways on narrow screens; the region is focusable so keyboards can scroll it. */
+/**
+ * A table; on a phone, one card per row (docs/decisions.md, "Web pages: lists on a phone"): each cell of a row
+ * written as <tr><td>… gets its column's heading as `data-label`, which tables.css shows beside the value. With
+ * `stack` false it stays a table that scrolls sideways, in a region focusable so keyboards can scroll it.
+ */
 export function Table(props: {
   readonly caption: string;
   readonly head: readonly string[];
   /** Columns (by heading) whose values are numbers, aligned right. */
   readonly numeric?: readonly string[];
+  /** On a narrow screen, one card per row, its cells labelled (the default), or a table to scroll sideways. */
+  readonly stack?: boolean;
   readonly children?: ComponentChildren;
   readonly empty?: string;
   readonly rows: number;
 }) {
   if (props.rows === 0) return <p class="empty">{props.empty ?? 'Nothing to show.'}</p>;
   return (
-    <div class="table-wrap" role="region" aria-label={props.caption} tabIndex={0}>
+    <div
+      class={props.stack === false ? 'table-wrap' : 'table-wrap stack'}
+      role="region"
+      aria-label={props.caption}
+      tabIndex={0}
+    >
       <table>
         <caption>{props.caption}</caption>
         <thead>
@@ -49,10 +62,30 @@ export function Table(props: {
             ))}
           </tr>
         </thead>
-        <tbody>{props.children}</tbody>
+        <tbody>{labelCells(props.children, props.head)}</tbody>
       </table>
     </div>
   );
+}
+
+type Cell = VNode<{ children?: ComponentChildren; colSpan?: number; 'data-label'?: string }>;
+
+/** The rows with each cell's column heading as its `data-label` (a cell that names its own keeps it). */
+function labelCells(rows: ComponentChildren, head: readonly string[]): ComponentChildren {
+  return toChildArray(rows).map((row) => {
+    if (typeof row !== 'object' || row.type !== 'tr') return row;
+    let column = 0;
+    const cells = toChildArray((row as Cell).props.children).map((child) => {
+      if (typeof child !== 'object' || (child.type !== 'td' && child.type !== 'th')) return child;
+      const cell = child as Cell;
+      const label = head[column];
+      column += cell.props.colSpan ?? 1;
+      return label === undefined || cell.props['data-label'] !== undefined
+        ? cell
+        : cloneElement(cell, { 'data-label': label });
+    });
+    return cloneElement(row, {}, ...cells);
+  });
 }
 
 /** `path` with the non-empty `params` as its query. */
@@ -74,14 +107,57 @@ export function Pager(props: { readonly first?: string | undefined; readonly nex
   );
 }
 
-/** An ISO 8601 time, shown as UTC to the second (milliseconds in the title). */
+/**
+ * An ISO 8601 time, written in UTC to the second; public/web.js shows it in the viewer's zone. The exact
+ * value stays in `datetime` and in the title.
+ */
 export function Time(props: { readonly iso: string | null | undefined; readonly empty?: string }) {
   if (!props.iso) return <span class="muted">{props.empty ?? 'never'}</span>;
-  const text = props.iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
   return (
     <time dateTime={props.iso} title={props.iso}>
-      {text}
+      {formatUtc(props.iso)}
     </time>
+  );
+}
+
+/**
+ * An amount with its unit, grouped by thousands with every digit it holds ("1,234.5 EUR"); the exact
+ * decimal is the element's value and title, to read or copy without the grouping.
+ */
+export function Amount(props: { readonly value: AmountValue; readonly unit?: string | undefined }) {
+  const shown = formatAmount(props.value, props.unit);
+  return (
+    <data
+      class="amount"
+      value={shown.exact}
+      title={`Exactly ${shown.exact}${props.unit ? ` ${props.unit}` : ''}`}
+    >
+      {shown.text}
+    </data>
+  );
+}
+
+/** Amounts by currency or asset code ({ EUR: 25000 }): "25,000 EUR, 0.5 BTC". */
+export function AmountMap(props: { readonly amounts: Readonly<Record<string, AmountValue>> }) {
+  return (
+    <>
+      {Object.entries(props.amounts).map(([code, amount], index) => (
+        <Fragment key={code}>
+          {index > 0 && ', '}
+          <Amount value={amount} unit={code} />
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/** A rate as a percentage ("0.15 %"), the exact stored fraction as the element's value and title. */
+export function Rate(props: { readonly value: AmountValue }) {
+  const shown = formatRate(props.value);
+  return (
+    <data class="rate" value={shown.exact} title={`Exactly ${shown.exact}`}>
+      {shown.text}
+    </data>
   );
 }
 
@@ -104,8 +180,8 @@ export function CodeBlock(props: { readonly label: string; readonly text: string
 }
 
 /**
- * An amount as the api answers it: a number, or the exact-digits JSON value of common/decimal.ts
- * (exactNumber), which only JSON.stringify can write.
+ * An amount as the api answers it, ungrouped, for a form field to edit: a number, or the exact-digits JSON
+ * value of common/decimal.ts (exactNumber), which only JSON.stringify can write. Pages show <Amount>.
  */
 export function amountText(value: number): string {
   return JSON.stringify(value);
