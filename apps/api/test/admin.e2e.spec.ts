@@ -198,6 +198,7 @@ describe('operator surface', () => {
             name: 'Acme Brokerage',
             kycDomain: 'acme.example.com',
             plan: 'ENTERPRISE',
+            environment: 'LIVE',
             supportEmails: ['ops@acme.example.com', 'oncall@acme.example.com'],
           },
         },
