@@ -102,6 +102,7 @@ describe('security headers', () => {
         ['GET', '/console/no-such-page'],
         ['GET', '/assets/web.css'],
         ['GET', '/assets/forms.css'],
+        ['GET', '/assets/charts.css'],
         ['GET', '/assets/web.js'],
         ['GET', '/assets/no-such-file.js'],
       ];

@@ -35,6 +35,7 @@ export function Layout(props: LayoutProps) {
         <title>{`${props.title} · ${props.area.name}`}</title>
         <link rel="stylesheet" href={`${ASSETS_PATH}/web.css`} />
         <link rel="stylesheet" href={`${ASSETS_PATH}/forms.css`} />
+        <link rel="stylesheet" href={`${ASSETS_PATH}/charts.css`} />
         <script src={`${ASSETS_PATH}/web.js`} defer />
         {props.head}
       </head>
