@@ -2,6 +2,7 @@
 // api's console session; each page calls the features' services as the admin api's routes do.
 import { Module } from '@nestjs/common';
 
+import { ActivityModule } from '../activity/activity.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { CredentialsModule } from '../credentials/credentials.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
@@ -30,6 +31,7 @@ import './console-area.js';
     OperatorsModule,
     WebModule,
     // The administration sections (docs/console.md): the features whose services the pages call.
+    ActivityModule,
     AuditModule,
     CredentialsModule,
     KycModule,

@@ -2,6 +2,7 @@
 // /dashboard/, which call the features' services directly with the session's organisation.
 import { type DynamicModule, Module } from '@nestjs/common';
 
+import { ActivityModule } from '../activity/activity.module.js';
 import { CredentialsModule } from '../credentials/credentials.module.js';
 import { EventLogModule } from '../event-log/event-log.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
@@ -29,6 +30,7 @@ export class DashboardModule {
     return {
       module: DashboardModule,
       imports: [
+        ActivityModule,
         OrgsModule,
         UsersModule,
         KycModule,

@@ -1,4 +1,4 @@
-import { h } from 'preact';
+import { h, type VNode } from 'preact';
 import { renderToStaticMarkup } from 'preact-render-to-string';
 
 import { BarChart, type ChartProps, LineChart } from './chart.js';
@@ -20,7 +20,7 @@ const deliveries: ChartProps = {
   ],
 };
 
-const render = (node: ReturnType<typeof h>) => renderToStaticMarkup(node);
+const render = (node: VNode<any>) => renderToStaticMarkup(node); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The numbers of `<rect>` attributes named, in order. */
 function rects(html: string, attribute: string): number[] {
