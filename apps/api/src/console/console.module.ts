@@ -13,7 +13,7 @@ import { PolicyModule } from '../policy/policy.module.js';
 import { PricesModule } from '../prices/prices.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { ConsoleAuditController } from './pages/audit.controller.js';
+import { ConsoleAuditController, ConsoleAuditExportController } from './pages/audit.controller.js';
 import { ConsoleHomeController } from './pages/home.controller.js';
 import { ConsoleKycController, ConsoleKycDocumentsController } from './pages/kyc.controller.js';
 import { ConsoleNoticesController } from './pages/notices.controller.js';
@@ -44,6 +44,7 @@ import './console-area.js';
   controllers: [
     ConsoleSignInController,
     ConsoleHomeController,
+    ConsoleAuditExportController,
     ConsoleKycController,
     ConsoleKycDocumentsController,
     ConsoleOrgsController,

@@ -14,6 +14,7 @@ import { DashboardSessionsController } from './dashboard-sessions.controller.js'
 import { DashboardSessionsModule } from './dashboard-sessions.module.js';
 import { CatalogueController } from './pages/catalogue.controller.js';
 import { CredentialsPageController } from './pages/credentials.controller.js';
+import { DashboardExportsController } from './pages/exports.controller.js';
 import { EventsPageController } from './pages/events.controller.js';
 import { OrdersPageController } from './pages/orders.controller.js';
 import { OverviewController } from './pages/overview.controller.js';
@@ -49,6 +50,7 @@ export class DashboardModule {
         EventsPageController,
         UsersPageController,
         OrdersPageController,
+        DashboardExportsController,
         CredentialsPageController,
         CatalogueController,
       ],
