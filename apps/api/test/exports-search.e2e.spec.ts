@@ -3,6 +3,7 @@
 // list's search by user and order, and the console's audit export and KYC queue search.
 import { ApiFixture, type OrgSession } from './support/app-fixture.js';
 import { ConsoleClient } from './support/console-client.js';
+import { csvRecords } from './support/csv.js';
 import {
   DashboardClient,
   seedOrganisation,
@@ -12,30 +13,9 @@ import {
 
 jest.setTimeout(60_000);
 
-/** RFC 4180 records of `text` (quoted fields may hold commas, quotes and line breaks). */
-function records(text: string): string[][] {
-  const out: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') (record.push(field), (field = ''));
-    else if (char === '\r' && text[i + 1] === '\n')
-      (record.push(field), out.push(record), (record = []), (field = ''), i++);
-    else field += char;
-  }
-  return out;
-}
-
 /** The records of a CSV as objects by the header's names. */
 function rows(text: string): Record<string, string>[] {
-  const [header = [], ...body] = records(text);
+  const [header = [], ...body] = csvRecords(text);
   return body.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
 }
 
@@ -116,7 +96,7 @@ describe('exports and search', () => {
       expect([...times].sort()).toEqual(times);
       const empty = await client.get('/dashboard/events/export.csv?since=2001-01-01&until=2001-01-31');
       expect(empty.status).toBe(200);
-      expect(records(empty.html)).toEqual([
+      expect(csvRecords(empty.html)).toEqual([
         ['id', 'createdAt', 'entity', 'eventType', 'status', 'orgUserId', 'orderId', 'data'],
       ]);
     });
@@ -198,7 +178,7 @@ describe('exports and search', () => {
       expect(JSON.parse(entry?.details ?? 'null')).toEqual(latest?.details);
       expect(entry?.createdAt).toMatch(/Z$/);
       const none = await support.get('/console/audit/export.csv?until=2001-01-01');
-      expect(records(none.html)).toHaveLength(1);
+      expect(csvRecords(none.html)).toHaveLength(1);
       const signedOut = await fetch(`${api.baseUrl}/console/audit/export.csv`, { redirect: 'manual' });
       expect(signedOut.status).not.toBe(200);
     });

@@ -43,8 +43,9 @@ export interface KycWaiting {
   readonly oldestExpiresAt: Date | null;
 }
 
-const orgCondition = (orgId: number | null, column = 'org_id') =>
-  orgId === null ? 'true' : `${column} = ${Number(orgId)}`;
+/** The condition on org_id as the statement's parameter `$n` (none: every organisation), and its values. */
+const byOrg = (orgId: number | null, n: number) =>
+  orgId === null ? { where: 'true', values: [] } : { where: `org_id = $${n}`, values: [orgId] };
 
 @Injectable()
 export class ActivityRepository {
@@ -66,6 +67,7 @@ export class ActivityRepository {
         ? `percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
            percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95`
         : 'NULL::int AS p50, NULL::int AS p95';
+    const org = byOrg(orgId, 3);
     const rows = await query<{
       start: Date;
       delivered: number;
@@ -80,20 +82,21 @@ export class ActivityRepository {
                 count(*) FILTER (WHERE NOT delivered)::int AS failed,
                 ${percentiles}
            FROM webhook_attempts
-          WHERE ${orgCondition(orgId)} AND attempted_at >= $1
+          WHERE ${org.where} AND attempted_at >= $1
           GROUP BY 1)
        SELECT s.start, coalesce(b.delivered, 0) AS delivered, coalesce(b.failed, 0) AS failed, b.p50, b.p95
          FROM generate_series($1::timestamptz, $1::timestamptz + ($2::int - 1) * interval '1 ${unit}',
                               interval '1 ${unit}') AS s(start)
          LEFT JOIN buckets b ON b.start = s.start
         ORDER BY s.start`,
-      [from, count],
+      [from, count, ...org.values],
     );
     return rows;
   }
 
   /** Orders per UTC day and quote currency from `from` (a UTC midnight); days without orders are absent. */
   async ordersPerDay(orgId: number | null, from: Date): Promise<OrderDayRow[]> {
+    const org = byOrg(orgId, 2);
     return query<OrderDayRow>(
       this.dataSource,
       `SELECT date_trunc('day', created_at, 'UTC') AS day, split_part(symbol, '_', 2) AS quote,
@@ -102,10 +105,10 @@ export class ActivityRepository {
               count(*) FILTER (WHERE status NOT IN ('COMPLETED', 'REJECTED', 'FAILED'))::int AS other,
               coalesce(sum(net_executed_amount) FILTER (WHERE status = 'COMPLETED'), 0)::text AS volume
          FROM orders
-        WHERE ${orgCondition(orgId)} AND created_at >= $1
+        WHERE ${org.where} AND created_at >= $1
         GROUP BY 1, 2
         ORDER BY 1, 2`,
-      [from],
+      [from, ...org.values],
     );
   }
 

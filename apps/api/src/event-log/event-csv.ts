@@ -20,7 +20,7 @@ function concerns(row: EventLogRow): { orgUserId: string | null; orderId: string
     const data = JSON.parse(row.data) as { orgUserId?: unknown; id?: unknown };
     return {
       orgUserId: typeof data.orgUserId === 'string' ? data.orgUserId : null,
-      orderId: row.entity === 'Orders' && data.id !== undefined ? String(data.id) : null,
+      orderId: row.entity === 'Orders' && typeof data.id === 'number' ? String(data.id) : null,
     };
   } catch {
     return { orgUserId: null, orderId: null };
