@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startEmbeddedPostgres } from '@svc/db/dev';
+import { ALL_SCOPES } from '@svc/protocol';
 import pg from 'pg';
 
 import { explain } from './lib/dashboard-explain.mjs';
@@ -86,7 +87,12 @@ async function prepare(url) {
     // ADMIN_TOKEN only bootstraps the first ADMIN; the organisations are made with their personal token.
     operator = await bootstrapOperator(server.base, env.ADMIN_TOKEN);
     const { operatorToken } = operator;
-    org = await seed(server.base, operatorToken, { name: 'dashboard bench', userIds: [] });
+    // A dashboard session may show only the pages its creator's scopes open: the token holds them all.
+    org = await seed(server.base, operatorToken, {
+      name: 'dashboard bench',
+      userIds: [],
+      scope: ALL_SCOPES.join(' '),
+    });
     for (const name of ['other one', 'other two'])
       others.push(await seed(server.base, operatorToken, { name, userIds: [] }));
     org.orgId = await orgIdOf(server.base, org.token);
@@ -218,17 +224,22 @@ async function signIn(base, token) {
   return cookie.split(';')[0];
 }
 
-/** A console session cookie for the bootstrapped operator (password and a current TOTP code). */
+/**
+ * A console session cookie for the bootstrapped operator (password and a TOTP code). A code is taken once:
+ * bootstrapping used the codes up to the next 30-second step, so a refused one is tried again at the next.
+ */
 async function consoleSignIn(base, operator) {
-  const code = await generate({ secret: operator.totpSecret });
-  const response = await fetch(`${base}/api/v1/admin/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: operator.email, password: operator.password, code }),
-  });
-  if (response.status !== 200)
-    throw new Error(`console sign-in: ${response.status} ${await response.text()}`);
-  return response.headers.get('set-cookie').split(';')[0];
+  for (let attempt = 0; ; attempt++) {
+    const code = await generate({ secret: operator.totpSecret });
+    const response = await fetch(`${base}/api/v1/admin/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: operator.email, password: operator.password, code }),
+    });
+    if (response.status === 200) return response.headers.get('set-cookie').split(';')[0];
+    if (attempt === 3) throw new Error(`console sign-in: ${response.status} ${await response.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 30_500 - (Date.now() % 30_000)));
+  }
 }
 
 /**
