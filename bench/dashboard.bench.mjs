@@ -7,15 +7,21 @@
 // public entry (lib/api-server.mjs, a child process), signs in by link as the organisation's backend and
 // a browser would, then loads every page once (the first load: a cold request after start) and
 // BENCH_LOADS more times (warm); figures are medians over BENCH_ROUNDS rounds.
+// The console's home (every organisation's charts and waiting work) and KYC queue search are timed the
+// same way, signed in as the bootstrapped operator. Last, the events export of the measured organisation
+// (1,000,000 rows as CSV) from a fresh api: its time, size and the api process's peak RSS (VmHWM).
 // Run after a build: node bench/dashboard.bench.mjs. Targets: every page's first load under 1 s, every
 // list (users, orders, API keys, events) under 300 ms. Knobs: BENCH_ROUNDS (3), BENCH_LOADS (5), BENCH_SCALE (1: the volumes above),
 // BENCH_EXPLAIN=1 (prints EXPLAIN ANALYZE of the dashboard's heavier statements before timing).
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startEmbeddedPostgres } from '@svc/db/dev';
+import { ALL_SCOPES } from '@svc/protocol';
 import pg from 'pg';
 
 import { explain } from './lib/dashboard-explain.mjs';
@@ -33,29 +39,36 @@ const PAGE_TARGET_MS = 1000;
 const LIST_TARGET_MS = 300;
 
 const env = apiEnv();
+const { generate } = createRequire(new URL('../apps/api/package.json', import.meta.url))('otplib');
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-dashboard-bench-'));
 const postgres = await startEmbeddedPostgres({ dir, persistent: false });
 try {
   await postgres.createDatabase('bench_dashboard');
   const url = postgres.url('bench_dashboard');
-  const { org, pages } = await prepare(url);
+  const { org, pages, operator } = await prepare(url);
   if (process.env.BENCH_EXPLAIN === '1') await explain(url, org);
   const samples = new Map(pages.map((page) => [page.path, { first: [], warm: [] }]));
+  let consoleCookie;
   for (let round = 0; round < ROUNDS; round++) {
     const server = await startServer(url);
     try {
-      const cookie = await signIn(server.base, org.token);
-      for (const page of pages) samples.get(page.path).first.push(await load(server.base, page.path, cookie));
+      // The console's session lives in the database: one sign-in (one TOTP code) serves every round.
+      consoleCookie ??= await consoleSignIn(server.base, operator);
+      const cookies = { dashboard: await signIn(server.base, org.token), console: consoleCookie };
+      const cookieOf = (page) => cookies[page.path.startsWith('/console') ? 'console' : 'dashboard'];
+      for (const page of pages)
+        samples.get(page.path).first.push(await load(server.base, page.path, cookieOf(page)));
       for (let i = 0; i < LOADS; i++) {
         for (const page of pages)
-          samples.get(page.path).warm.push(await load(server.base, page.path, cookie));
+          samples.get(page.path).warm.push(await load(server.base, page.path, cookieOf(page)));
       }
     } finally {
       await server.stop();
     }
   }
   report(pages, samples);
+  await measureExport(url, org);
 } finally {
   await postgres.stop();
   await rm(dir, { recursive: true, force: true });
@@ -68,11 +81,18 @@ try {
 async function prepare(url) {
   const server = await startServer(url);
   let org;
+  let operator;
   const others = [];
   try {
     // ADMIN_TOKEN only bootstraps the first ADMIN; the organisations are made with their personal token.
-    const { operatorToken } = await bootstrapOperator(server.base, env.ADMIN_TOKEN);
-    org = await seed(server.base, operatorToken, { name: 'dashboard bench', userIds: [] });
+    operator = await bootstrapOperator(server.base, env.ADMIN_TOKEN);
+    const { operatorToken } = operator;
+    // A dashboard session may show only the pages its creator's scopes open: the token holds them all.
+    org = await seed(server.base, operatorToken, {
+      name: 'dashboard bench',
+      userIds: [],
+      scope: ALL_SCOPES.join(' '),
+    });
     for (const name of ['other one', 'other two'])
       others.push(await seed(server.base, operatorToken, { name, userIds: [] }));
     org.orgId = await orgIdOf(server.base, org.token);
@@ -169,8 +189,13 @@ async function prepare(url) {
       { path: '/dashboard/events?entity=Users&eventType=KYC_RFI', list: true },
       { path: `/dashboard/events?since=${hourAgo(15 * 24 + 1)}&until=${hourAgo(15 * 24)}`, list: true },
       { path: `/dashboard/events/${failed.id}`, list: false },
+      { path: `/dashboard/events?orgUserId=${user}`, list: true },
+      { path: `/dashboard/events?orderId=${VOLUMES.events / 2 + 5}`, list: true },
+      { path: '/console/', list: false },
+      { path: '/console/kyc', list: true },
+      { path: '/console/kyc?q=user-0042', list: true },
     ];
-    return { org: { ...org, user }, pages };
+    return { org: { ...org, user }, pages, operator };
   } finally {
     await client.end();
   }
@@ -199,6 +224,62 @@ async function signIn(base, token) {
   return cookie.split(';')[0];
 }
 
+/**
+ * A console session cookie for the bootstrapped operator (password and a TOTP code). A code is taken once:
+ * bootstrapping used the codes up to the next 30-second step, so a refused one is tried again at the next.
+ */
+async function consoleSignIn(base, operator) {
+  for (let attempt = 0; ; attempt++) {
+    const code = await generate({ secret: operator.totpSecret });
+    const response = await fetch(`${base}/api/v1/admin/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: operator.email, password: operator.password, code }),
+    });
+    if (response.status === 200) return response.headers.get('set-cookie').split(';')[0];
+    if (attempt === 3) throw new Error(`console sign-in: ${response.status} ${await response.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 30_500 - (Date.now() % 30_000)));
+  }
+}
+
+/**
+ * The measured organisation's every event as CSV from a fresh api, read to the end: the rows, the bytes,
+ * the time, and the api process's peak resident memory before and after (VmHWM, /proc).
+ */
+async function measureExport(url, org) {
+  const server = await startServer(url);
+  try {
+    const cookie = await signIn(server.base, org.token);
+    await load(server.base, '/dashboard/', cookie);
+    const before = peakRss(server.pid);
+    const started = performance.now();
+    const response = await fetch(`${server.base}/dashboard/events/export.csv?since=2000-01-01`, {
+      headers: { cookie },
+    });
+    if (response.status !== 200) throw new Error(`export: ${response.status}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) lines++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const after = peakRss(server.pid);
+    console.log(
+      `\nevents export: ${lines - 1} rows, ${(bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(1)} s; ` +
+        `api peak RSS ${before} MB before, ${after} MB after`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The process's peak resident set (VmHWM) in MB. */
+function peakRss(pid) {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb) / 1024);
+}
+
 /** Milliseconds from the request to the last byte of a 200 page; anything else stops the run. */
 async function load(base, path, cookie) {
   const started = performance.now();
@@ -221,6 +302,7 @@ async function startServer(url) {
   child.removeAllListeners('exit');
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

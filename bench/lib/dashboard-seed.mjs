@@ -61,7 +61,8 @@ export async function seedVolumes(client, orgId, { users, orders, events }) {
        JOIN users u ON u.org_id = $1 AND u.org_user_id = 'user-' || lpad((1 + g % $3)::text, 6, '0')`,
     [orgId, orders, users],
   );
-  // A KYC event names its user in data.orgUserId, as the api writes it; an order event carries the order.
+  // A KYC event names its user in data.orgUserId, as the api writes it; an order event carries the order
+  // (its id in data.id, as the order record has it).
   await step(
     'events',
     `INSERT INTO events (id, org_id, entity, event_type, data, status, num_retries, created_at, updated_at)
@@ -71,7 +72,7 @@ export async function seedVolumes(client, orgId, { users, orders, events }) {
                  THEN json_build_object('orgUserId', 'user-' || lpad((1 + g % $3)::text, 6, '0'),
                                         'eventType', (${KYC_TYPES})[1 + (g / 10) % 7])
                  ELSE json_build_object('orgUserId', 'user-' || lpad((1 + g % $3)::text, 6, '0'),
-                                        'orderId', g::text, 'status', 'COMPLETED') END,
+                                        'id', g::text, 'status', 'COMPLETED') END,
             CASE WHEN g % 50 = 0 THEN 'FAILED' WHEN g > $2 - 20 THEN 'PENDING' ELSE 'DELIVERED' END,
             CASE WHEN g % 50 = 0 THEN 5 ELSE 0 END,
             now() - ${span} + (g::float8 / $2) * ${span}, now() - ${span} + (g::float8 / $2) * ${span}

@@ -62,10 +62,11 @@ export function signedPost({ port, credentials }, path, nextBody) {
 }
 
 /**
- * An organisation with an API key, an OAuth client and a bearer token, the prices and policy above, and
- * the users `userIds` (ACTIVE, kyc and tnc). Answers the credentials.
+ * An organisation with an API key, an OAuth client and a bearer token (of `scope`, BASE_MODULE:READWRITE
+ * unless told), the prices and policy above, and the users `userIds` (ACTIVE, kyc and tnc). Answers the
+ * credentials.
  */
-export async function seed(baseUrl, operatorToken, { name, userIds }) {
+export async function seed(baseUrl, operatorToken, { name, userIds, scope = 'BASE_MODULE:READWRITE' }) {
   const admin = (method, path, body) =>
     call(baseUrl, method, path, {
       headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
@@ -89,7 +90,7 @@ export async function seed(baseUrl, operatorToken, { name, userIds }) {
       grant_type: 'client_credentials',
       client_id: client.clientId,
       client_secret: client.clientSecret,
-      scope: 'BASE_MODULE:READWRITE',
+      scope,
     }).toString(),
   });
   // A second token for the user writes (MANAGE_USERS), so that the first keeps the scope the reads use.

@@ -8,9 +8,11 @@ import {
   type EntityManager,
   type FindOptionsWhere,
   LessThan,
+  MoreThan,
   MoreThanOrEqual,
 } from 'typeorm';
 
+import type { TimeRange } from '../common/export-range.js';
 import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { AuditActor } from './admin-actor.decorator.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
@@ -48,5 +50,17 @@ export class AuditRepository {
     else if (from) where.createdAt = MoreThanOrEqual(from);
     else if (to) where.createdAt = LessThan(to);
     return findPage(this.dataSource.getRepository(AuditEntry), where, BY_ID, query, order);
+  }
+
+  /** The export's batch: entries created in the range, by id, after `afterId`. */
+  exportBatch(range: TimeRange, afterId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    return this.dataSource.getRepository(AuditEntry).find({
+      where: {
+        createdAt: Between(range.since, new Date(range.until.getTime() - 1)),
+        ...(afterId ? { id: MoreThan(afterId) } : {}),
+      },
+      order: { id: 'ASC' },
+      take: limit,
+    });
   }
 }

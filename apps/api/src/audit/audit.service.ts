@@ -5,10 +5,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
+import { csvChunks } from '../common/csv.js';
 import { badRequest } from '../common/errors.js';
+import type { TimeRange } from '../common/export-range.js';
+import { keysetBatches, mapBatches } from '../common/keyset-batches.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { AuditRepository, type NewAuditEntry } from './audit.repository.js';
-import { auditView, type AuditView } from './audit.view.js';
+import { AUDIT_CSV_HEADER, auditCsvRow, auditView, type AuditView } from './audit.view.js';
 import type { ListAuditQuery } from './dto/list-audit.query.js';
 
 export type { NewAuditEntry } from './audit.repository.js';
@@ -34,5 +37,15 @@ export class AuditService {
       throw badRequest('from must be before to');
     }
     return mapPage(await this.audit.list(query, order), auditView);
+  }
+
+  /** The entries created in `range`, oldest first, as CSV read a batch at a time. */
+  exportCsv(range: TimeRange): AsyncGenerator<string> {
+    const batches = keysetBatches(
+      (afterId: string | undefined, size) => this.audit.exportBatch(range, afterId, size),
+      (entry) => entry.id,
+      2000,
+    );
+    return csvChunks(AUDIT_CSV_HEADER, mapBatches(batches, auditCsvRow));
   }
 }

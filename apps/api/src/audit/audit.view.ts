@@ -1,5 +1,7 @@
 import type { AuditEntry } from '@svc/db';
 
+import type { CsvCell } from '../common/csv.js';
+
 /** An audit entry on the operator surface. */
 export function auditView(entry: AuditEntry) {
   return {
@@ -14,3 +16,26 @@ export function auditView(entry: AuditEntry) {
 }
 
 export type AuditView = ReturnType<typeof auditView>;
+
+/** The audit export's columns (docs/console.md#audit-log): the details as JSON text. */
+export const AUDIT_CSV_HEADER = [
+  'id',
+  'createdAt',
+  'actor',
+  'operatorId',
+  'action',
+  'orgId',
+  'details',
+] as const;
+
+export function auditCsvRow(entry: AuditEntry): CsvCell[] {
+  return [
+    entry.id,
+    entry.createdAt,
+    entry.actor,
+    entry.operatorId,
+    entry.action,
+    entry.orgId,
+    JSON.stringify(entry.details),
+  ];
+}

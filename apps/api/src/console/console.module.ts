@@ -2,6 +2,7 @@
 // api's console session; each page calls the features' services as the admin api's routes do.
 import { Module } from '@nestjs/common';
 
+import { ActivityModule } from '../activity/activity.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { CredentialsModule } from '../credentials/credentials.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
@@ -12,7 +13,7 @@ import { PolicyModule } from '../policy/policy.module.js';
 import { PricesModule } from '../prices/prices.module.js';
 import { WebModule } from '../web/web.module.js';
 import { WebhooksModule } from '../webhooks/webhooks.module.js';
-import { ConsoleAuditController } from './pages/audit.controller.js';
+import { ConsoleAuditController, ConsoleAuditExportController } from './pages/audit.controller.js';
 import { ConsoleHomeController } from './pages/home.controller.js';
 import { ConsoleKycController, ConsoleKycDocumentsController } from './pages/kyc.controller.js';
 import { ConsoleNoticesController } from './pages/notices.controller.js';
@@ -30,6 +31,7 @@ import './console-area.js';
     OperatorsModule,
     WebModule,
     // The administration sections (docs/console.md): the features whose services the pages call.
+    ActivityModule,
     AuditModule,
     CredentialsModule,
     KycModule,
@@ -42,6 +44,7 @@ import './console-area.js';
   controllers: [
     ConsoleSignInController,
     ConsoleHomeController,
+    ConsoleAuditExportController,
     ConsoleKycController,
     ConsoleKycDocumentsController,
     ConsoleOrgsController,

@@ -2,6 +2,7 @@
 // /dashboard/, which call the features' services directly with the session's organisation.
 import { type DynamicModule, Module } from '@nestjs/common';
 
+import { ActivityModule } from '../activity/activity.module.js';
 import { CredentialsModule } from '../credentials/credentials.module.js';
 import { EventLogModule } from '../event-log/event-log.module.js';
 import { KycModule } from '../kyc/kyc.module.js';
@@ -13,6 +14,7 @@ import { DashboardSessionsController } from './dashboard-sessions.controller.js'
 import { DashboardSessionsModule } from './dashboard-sessions.module.js';
 import { CatalogueController } from './pages/catalogue.controller.js';
 import { CredentialsPageController } from './pages/credentials.controller.js';
+import { DashboardExportsController } from './pages/exports.controller.js';
 import { EventsPageController } from './pages/events.controller.js';
 import { OrdersPageController } from './pages/orders.controller.js';
 import { OverviewController } from './pages/overview.controller.js';
@@ -29,6 +31,7 @@ export class DashboardModule {
     return {
       module: DashboardModule,
       imports: [
+        ActivityModule,
         OrgsModule,
         UsersModule,
         KycModule,
@@ -47,6 +50,7 @@ export class DashboardModule {
         EventsPageController,
         UsersPageController,
         OrdersPageController,
+        DashboardExportsController,
         CredentialsPageController,
         CatalogueController,
       ],

@@ -56,6 +56,10 @@ export interface LogFilter {
   readonly since?: Date | undefined;
   /** Created before. */
   readonly until?: Date | undefined;
+  /** Naming this user (data.orgUserId: Users and Orders events), on events_org_user. */
+  readonly orgUserId?: string | undefined;
+  /** Of this order (an Orders event's data.id), on events_org_order. */
+  readonly orderId?: string | undefined;
 }
 
 /** One read of the stream: the final rows after a key, and whether committed rows wait behind them. */
@@ -154,6 +158,8 @@ export class EventLogRepository {
     if (filter.status) add((p) => `e.status = ${p}`, filter.status);
     if (filter.since) add((p) => `e.created_at >= ${p}`, filter.since);
     if (filter.until) add((p) => `e.created_at < ${p}`, filter.until);
+    if (filter.orgUserId) add((p) => `(e.data->>'orgUserId') = ${p}`, filter.orgUserId);
+    if (filter.orderId) add((p) => `e.entity = 'Orders' AND (e.data->>'id') = ${p}`, filter.orderId);
     if (after) {
       values.push(after.createdAt, after.position.toString());
       const after_ = `($${values.length - 1}, $${values.length}::bigint)`;

@@ -2,7 +2,10 @@
 // its delivery status and exactly the body the webhook carries.
 import { Injectable } from '@nestjs/common';
 
+import { csvChunks } from '../common/csv.js';
 import { notFound } from '../common/errors.js';
+import type { TimeRange } from '../common/export-range.js';
+import { keysetBatches, mapBatches } from '../common/keyset-batches.js';
 import {
   type CursorKey,
   decodeCursor,
@@ -13,8 +16,12 @@ import {
 } from '../common/pagination.js';
 import { parseInstant } from '../common/instant.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
-import { EventLogRepository, type LogKey, type LoggedEvent } from './event-log.repository.js';
+import { EventLogRepository, type LogFilter, type LogKey, type LoggedEvent } from './event-log.repository.js';
+import { EVENT_CSV_HEADER, eventCsvRow } from './event-csv.js';
 import { eventEntryText, eventPageText } from './event.view.js';
+
+/** Rows per statement of an export. */
+const EXPORT_BATCH = 2000;
 
 /** The log's cursor: the last item's creation time (ms) and position, `1795500000000_42`. */
 const LOG_KEY: CursorKey<LogKey> = {
@@ -38,7 +45,7 @@ export class EventLogService {
   /** A page of the log's rows, oldest first (the api) or newest first (the dashboard). */
   async page(
     orgId: number,
-    query: ListEventsQuery,
+    query: ListEventsQuery & Pick<LogFilter, 'orgUserId' | 'orderId'>,
     order: PageOrder = 'oldest-first',
   ): Promise<Page<LoggedEvent>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -49,9 +56,21 @@ export class EventLogService {
       ...(query.status ? { status: query.status } : {}),
       ...(query.since ? { since: parseInstant(query.since) } : {}),
       ...(query.until ? { until: parseInstant(query.until) } : {}),
+      ...(query.orgUserId ? { orgUserId: query.orgUserId } : {}),
+      ...(query.orderId ? { orderId: query.orderId } : {}),
     };
     const rows = await this.events.list(orgId, filter, after, limit + 1, order);
     return toPage(rows, limit, (row) => ({ createdAt: row.createdAt, position: row.key.position }), LOG_KEY);
+  }
+
+  /** The organisation's events created in `range`, oldest first, as CSV read a batch at a time. */
+  exportCsv(orgId: number, range: TimeRange): AsyncGenerator<string> {
+    const batches = keysetBatches<LoggedEvent, LogKey>(
+      (after, size) => this.events.list(orgId, range, after, size, 'oldest-first'),
+      (row) => ({ createdAt: row.createdAt, position: row.key.position }),
+      EXPORT_BATCH,
+    );
+    return csvChunks(EVENT_CSV_HEADER, mapBatches(batches, eventCsvRow));
   }
 
   /** One event of the organisation, as the JSON text of `data`; 404 for another's. */

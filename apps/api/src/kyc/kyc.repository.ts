@@ -129,7 +129,10 @@ export class KycRepository {
     states: readonly string[],
     limit: number,
     after: KycQueueCursor | null,
+    /** Only users whose orgUserId starts with it, in every organisation. */
+    orgUserIdPrefix?: string,
   ): Promise<{ rows: KycQueueRow[]; total: number }> {
+    const like = orgUserIdPrefix ? `${orgUserIdPrefix.replace(/[\\%_]/g, '\\$&')}%` : null;
     const rows = await manager.query<
       {
         org_id: number;
@@ -147,13 +150,14 @@ export class KycRepository {
          FROM users u JOIN organisations o ON o.id = u.org_id
         WHERE u.kyc_state = ANY($1) AND u.kyc_expires_at IS NOT NULL
           AND ($2::timestamptz IS NULL OR (u.kyc_expires_at, u.id) > ($2::timestamptz, $3::bigint))
+          AND ($5::text IS NULL OR u.org_user_id LIKE $5)
         ORDER BY u.kyc_expires_at, u.id
         LIMIT $4`,
-      [states, after?.expiresAt ?? null, after?.userId ?? '0', limit],
+      [states, after?.expiresAt ?? null, after?.userId ?? '0', limit, like],
     );
     const [count] = await manager.query<{ n: number }[]>(
-      'SELECT count(*)::int AS n FROM users WHERE kyc_state = ANY($1)',
-      [states],
+      'SELECT count(*)::int AS n FROM users WHERE kyc_state = ANY($1) AND ($2::text IS NULL OR org_user_id LIKE $2)',
+      [states, like],
     );
     return {
       rows: rows.map((row) => ({

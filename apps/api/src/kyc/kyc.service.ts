@@ -99,9 +99,16 @@ export class KycService {
   async reviewQueue(
     limit: number,
     after: KycQueueCursor | null,
+    orgUserIdPrefix?: string,
   ): Promise<{ items: (KycQueueRow & { submittedAt: Date })[]; total: number }> {
     const waiting = KYC_TRANSITIONS.approve.from;
-    const { rows, total } = await this.kyc.reviewQueue(this.dataSource.manager, waiting, limit, after);
+    const { rows, total } = await this.kyc.reviewQueue(
+      this.dataSource.manager,
+      waiting,
+      limit,
+      after,
+      orgUserIdPrefix,
+    );
     return {
       items: rows.map((row) => ({
         ...row,

@@ -14,6 +14,7 @@ import type { UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
 import { Dec } from '../common/decimal.js';
+import type { TimeRange } from '../common/export-range.js';
 import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import { holdingsValue, type OrderRequest, type TradingFacts } from './order-math.js';
@@ -230,6 +231,26 @@ export class OrdersRepository {
     if (query.status !== undefined) where.status = query.status;
     if (query.clientOrderId !== undefined) where.clientOrderId = query.clientOrderId;
     return findPage(this.dataSource.getRepository(Order), where, BY_ID, query, order);
+  }
+
+  /**
+   * The export's batch (docs/dashboard.md#exports): the organisation's orders created in the range, oldest
+   * first, after `after`'s (createdAt, id), on orders_org_created.
+   */
+  async exportBatch(
+    orgId: number,
+    range: TimeRange,
+    after: Pick<Order, 'createdAt' | 'id'> | undefined,
+    limit: number,
+  ): Promise<Order[]> {
+    const rows = await query<Order>(
+      this.dataSource,
+      `${this.selectOrder} WHERE org_id = $1 AND created_at >= $2 AND created_at < $3
+          AND ($4::timestamptz IS NULL OR (created_at, id) > ($4::timestamptz, $5::bigint))
+        ORDER BY created_at, id LIMIT $6`,
+      [orgId, range.since, range.until, after?.createdAt ?? null, after?.id ?? '0', limit],
+    );
+    return rows;
   }
 
   /**

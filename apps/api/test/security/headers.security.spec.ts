@@ -103,6 +103,7 @@ describe('security headers', () => {
         ['GET', '/assets/web.css'],
         ['GET', '/assets/tables.css'],
         ['GET', '/assets/forms.css'],
+        ['GET', '/assets/charts.css'],
         ['GET', '/assets/web.js'],
         ['GET', '/assets/no-such-file.js'],
       ];

@@ -19,6 +19,10 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 // (org_id, data->>'orgUserId', created_at, id) of KYC events, for a user's KYC history on the dashboard: an
 // expression TypeORM cannot declare, so the migration (1795900000000) owns it.
 @Index('events_org_user_kyc', { synchronize: false })
+// The events a user or an order concerns (data->>'orgUserId', data->>'id' of Orders events), for the
+// events list's search: expressions, so the migration (1797400000000) owns them.
+@Index('events_org_user', { synchronize: false })
+@Index('events_org_order', { synchronize: false })
 // The PENDING events by next_attempt_at, the webhooks worker's queue: a partial index (migration 1796300000000).
 @Index('events_due', { synchronize: false })
 export class Event {

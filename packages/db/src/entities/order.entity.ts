@@ -19,6 +19,9 @@ export type OrderAmountField = (typeof ORDER_AMOUNT_FIELDS)[number];
 @Index('orders_org_id', ['orgId', 'id'])
 @Index('orders_org_user', ['orgId', 'orgUserId', 'id'])
 @Index('orders_user_created', ['userId', 'createdAt'])
+// Orders per day, one organisation's and every one's (the dashboard's overview, the console's home).
+@Index('orders_org_created', ['orgId', 'createdAt'])
+@Index('orders_created', ['createdAt'])
 export class Order {
   /** The spec's integer id; bigint, so pg returns it as a string. */
   @PrimaryGeneratedColumn({ type: 'bigint' })

@@ -9,6 +9,8 @@ import { Event } from './event.entity.js';
 @Entity({ name: 'webhook_attempts' })
 @Index('webhook_attempts_org_id', ['orgId', 'id'])
 @Index('webhook_attempts_org_attempted', ['orgId', 'attemptedAt'])
+// Every organisation's attempts per hour and day (the console's home).
+@Index('webhook_attempts_attempted', ['attemptedAt'])
 export class WebhookAttempt {
   /** Internal; bigint, so pg returns it as a string. Orders the log. */
   @PrimaryGeneratedColumn({ type: 'bigint' })

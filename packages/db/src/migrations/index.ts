@@ -19,6 +19,7 @@ import { DashboardSessionCreators1796810000000 } from './1796810000000-Dashboard
 import { PriceTicks1797100000000 } from './1797100000000-PriceTicks.js';
 import { IdempotencyKeys1797200000000 } from './1797200000000-IdempotencyKeys.js';
 import { RetryNow1797300000000 } from './1797300000000-RetryNow.js';
+import { ActivityAndSearch1797400000000 } from './1797400000000-ActivityAndSearch.js';
 import { AuditLogActorIndex1797600000000 } from './1797600000000-AuditLogActorIndex.js';
 import { Sandbox1797700000000 } from './1797700000000-Sandbox.js';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PriceTicks1797100000000,
   IdempotencyKeys1797200000000,
   RetryNow1797300000000,
+  ActivityAndSearch1797400000000,
   AuditLogActorIndex1797600000000,
   Sandbox1797700000000,
 ];

@@ -8,10 +8,12 @@ import type { FastifyReply } from 'fastify';
 
 import { type AuditActor, AdminActor } from '../../audit/admin-actor.decorator.js';
 import { RequireRole } from '../../auth/decorators.js';
+import { badRequest } from '../../common/errors.js';
 import { OrgIdPipe } from '../../common/params.js';
 import { ApproveKycDto, RejectKycDto, RequestInformationDto } from '../../kyc/dto/review.dto.js';
 import type { KycDecision } from '../../kyc/kyc.service.js';
 import { KycService } from '../../kyc/kyc.service.js';
+import { ORG_USER_ID, ORG_USER_ID_RULE } from '../../users/dto/create-user.dto.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import { checkForm } from '../../web/forms.js';
 import { page, redirectTo } from '../../web/web-answer.js';
@@ -29,6 +31,14 @@ function parseAfter(value: unknown): { expiresAt: Date; userId: string } | null 
   const match = typeof value === 'string' ? /^(\d{1,15})\.(\d{1,19})$/.exec(value) : null;
   const [, ms, userId] = match ?? [];
   return ms !== undefined && userId !== undefined ? { expiresAt: new Date(Number(ms)), userId } : null;
+}
+
+/** The search's start of an orgUserId (`q`), or undefined for none; 400 naming the rule when it cannot be one. */
+function parsePrefix(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !ORG_USER_ID.test(value))
+    throw badRequest(`q must be the start of an orgUserId: ${ORG_USER_ID_RULE}`);
+  return value;
 }
 
 const DONE: Readonly<Record<string, string>> = {
@@ -61,9 +71,11 @@ export class ConsoleKycController {
     @Query('after') after: unknown,
     @Query('decided') decided: unknown,
     @Query('user') user: unknown,
+    @Query('q') q: unknown,
   ) {
     const start = parseAfter(after);
-    const { items, total } = await this.kyc.reviewQueue(PAGE_SIZE, start);
+    const prefix = parsePrefix(q);
+    const { items, total } = await this.kyc.reviewQueue(PAGE_SIZE, start, prefix);
     const last = items.at(-1);
     const next =
       items.length === PAGE_SIZE && last ? `${last.expiresAt.getTime()}.${last.userId}` : undefined;
@@ -76,8 +88,10 @@ export class ConsoleKycController {
         ctx={ctx}
         items={items}
         total={total}
+        search={prefix}
         pages={{
           path: KYC_QUEUE,
+          params: { q: prefix },
           param: 'after',
           cursor: start ? String(after) : undefined,
           nextCursor: next,

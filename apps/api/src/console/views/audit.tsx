@@ -5,6 +5,7 @@ import type { AuditView } from '../../audit/audit.view.js';
 import type { ListAuditQuery } from '../../audit/dto/list-audit.query.js';
 import type { Page } from '../../common/pagination.js';
 import { ListTable } from '../../web/components/list-table.js';
+import { ExportForm } from '../../web/components/export-form.js';
 import { hrefWith, Time } from '../../web/components/ui.js';
 import { jsonPreview } from '../../web/format.js';
 import type { ConsoleContext } from '../../operators/console-context.js';
@@ -118,6 +119,7 @@ export function AuditPage(props: {
           </tr>
         ))}
       </ListTable>
+      <ExportForm action="/console/audit/export.csv" what="the audit log" />
     </ConsolePage>
   );
 }

@@ -36,16 +36,27 @@ export function KycQueuePage(props: {
   readonly total: number;
   /** The queue's pages: `after` names one (the expiry and user where the page before ended). */
   readonly pages: ListPages;
+  /** The start of an orgUserId searched for, across organisations. */
+  readonly search?: string | undefined;
   readonly notice?: string | undefined;
 }) {
   const now = new Date();
   return (
     <ConsolePage ctx={props.ctx} title="KYC review" section={KYC_QUEUE}>
       {props.notice && <Notice kind="success">{props.notice}</Notice>}
+      <form method="get" action={KYC_QUEUE} class="filters" aria-label="Search the queue" role="search">
+        <label>
+          orgUserId starts with
+          <input type="search" name="q" value={props.search ?? ''} maxLength={128} />
+        </label>
+        <button type="submit">Search</button>
+      </form>
       <p>
         {props.total === 0
-          ? 'No KYC waits for a decision.'
-          : `${props.total} waiting for a decision, the longest waiting first.`}
+          ? props.search
+            ? 'No KYC of a matching user waits for a decision.'
+            : 'No KYC waits for a decision.'
+          : `${props.total} waiting for a decision${props.search ? ' with a matching orgUserId' : ''}, the longest waiting first.`}
       </p>
       <ListTable
         pages={props.pages}

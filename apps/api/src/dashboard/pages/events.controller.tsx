@@ -6,7 +6,6 @@ import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query } from
 import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { AppError } from '../../common/errors.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { ListEventsQuery } from '../../event-log/dto/list-events.query.js';
 import { EventLogService } from '../../event-log/event-log.service.js';
 import { DeliveriesService } from '../../webhooks/deliveries.service.js';
 import { RecoveriesService } from '../../webhooks/recoveries.service.js';
@@ -16,6 +15,7 @@ import { page, redirectTo } from '../../web/web-answer.js';
 import { WebPages } from '../../web/web-pages.decorator.js';
 import { Dashboard, type DashboardContext } from '../dashboard-context.js';
 import { DashboardEventQuery } from '../dto/dashboard-event.query.js';
+import { DashboardEventsQuery } from '../dto/dashboard-events.query.js';
 import { attemptRequest, type SigningEndpoint } from '../event-requests.js';
 import { EventPage } from '../views/event.js';
 import { EventsPage } from '../views/events.js';
@@ -43,7 +43,7 @@ export class EventsPageController {
   ) {}
 
   @Get()
-  async list(@Dashboard() ctx: DashboardContext, @Query() query: ListEventsQuery) {
+  async list(@Dashboard() ctx: DashboardContext, @Query() query: DashboardEventsQuery) {
     return this.renderList(ctx, query);
   }
 
@@ -102,7 +102,7 @@ export class EventsPageController {
 
   private async renderList(
     ctx: DashboardContext,
-    query: ListEventsQuery,
+    query: DashboardEventsQuery,
     outcome: { error?: string; since?: string } = {},
     status = 200,
   ) {

@@ -2,6 +2,7 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { ActivityService } from '../../activity/activity.service.js';
 import { DashboardRead, DashboardWrite } from '../../auth/decorators.js';
 import { OrgsService } from '../../orgs/orgs.service.js';
 import { page, redirectTo } from '../../web/web-answer.js';
@@ -21,18 +22,29 @@ export class OverviewController {
     private readonly orgs: OrgsService,
     private readonly webhookHealth: WebhookHealthService,
     private readonly sessions: DashboardSessionsService,
+    private readonly activity: ActivityService,
   ) {}
 
   @Get()
   async show(@Dashboard() ctx: DashboardContext) {
     const orgId = ctx.session.orgId;
-    const [org, health, endpointHealth] = await Promise.all([
+    // The orders' figures only for a session that may see the orders page.
+    const [org, health, endpointHealth, deliveries, orders] = await Promise.all([
       this.orgs.own(orgId),
       this.webhookHealth.forOrg(orgId),
       this.webhookHealth.ofOrg(orgId),
+      this.activity.deliveries(orgId),
+      ctx.session.pages.includes('ORDERS') ? this.activity.ordersPerDay(orgId) : null,
     ]);
     return page(
-      <OverviewPage ctx={ctx} org={org} health={health} endpointHealth={healthView(endpointHealth)} />,
+      <OverviewPage
+        ctx={ctx}
+        org={org}
+        health={health}
+        endpointHealth={healthView(endpointHealth)}
+        deliveries={deliveries}
+        orders={orders}
+      />,
     );
   }
 

@@ -3,15 +3,16 @@
 import { EVENT_STATUSES } from '@svc/db';
 import { ENTITY_NAMES, KYC_EVENT_TYPES } from '@svc/protocol';
 
-import type { ListEventsQuery } from '../../event-log/dto/list-events.query.js';
 import type { LoggedEvent } from '../../event-log/event-log.repository.js';
 import { eventDeliveryView } from '../../event-log/event.view.js';
 import { ListTable } from '../../web/components/list-table.js';
+import { ExportForm } from '../../web/components/export-form.js';
 import { Badge, Notice, Time, type Tone } from '../../web/components/ui.js';
 import { AttemptErrorText } from '../../web/components/webhook-health.js';
 import type { DeliveryStateName } from '../../webhooks/delivery-state.js';
 import type { RecoveryView } from '../../webhooks/recovery.view.js';
 import type { DashboardContext } from '../dashboard-context.js';
+import type { DashboardEventsQuery } from '../dto/dashboard-events.query.js';
 import { DashboardPage } from './dashboard-page.js';
 import { eventSubject } from './event-subject.js';
 import { RecoverForm, RecoveryFacts } from './recovery.js';
@@ -72,7 +73,7 @@ function Choice(props: {
 
 export function EventsPage(props: {
   readonly ctx: DashboardContext;
-  readonly query: ListEventsQuery;
+  readonly query: DashboardEventsQuery;
   readonly events: readonly LoggedEvent[];
   readonly nextCursor: string | null;
   readonly latestRecovery: RecoveryView | null;
@@ -86,6 +87,8 @@ export function EventsPage(props: {
     status: query.status,
     since: query.since,
     until: query.until,
+    orgUserId: query.orgUserId,
+    orderId: query.orderId,
   };
   return (
     <DashboardPage ctx={props.ctx} title="Events" section="/dashboard/events">
@@ -101,6 +104,14 @@ export function EventsPage(props: {
         <label>
           Created before
           <input type="text" name="until" value={query.until ?? ''} placeholder="2030-02-01T00:00:00Z" />
+        </label>
+        <label>
+          orgUserId
+          <input type="text" name="orgUserId" value={query.orgUserId ?? ''} maxLength={128} />
+        </label>
+        <label>
+          Order id
+          <input type="text" name="orderId" value={query.orderId ?? ''} inputMode="numeric" maxLength={19} />
         </label>
         <button type="submit">Filter</button>
       </form>
@@ -152,6 +163,7 @@ export function EventsPage(props: {
           </>
         )}
       </section>
+      <ExportForm action="/dashboard/events/export.csv" what="events" />
     </DashboardPage>
   );
 }

@@ -3,6 +3,7 @@ import { ORDER_SIDES, ORDER_STATUSES, type Order } from '@svc/protocol';
 
 import type { ListOrdersQuery } from '../../orders/dto/list-orders.query.js';
 import { ListTable } from '../../web/components/list-table.js';
+import { ExportForm } from '../../web/components/export-form.js';
 import { Amount, Badge, Facts, Rate, Time, type Tone } from '../../web/components/ui.js';
 import type { DashboardContext } from '../dashboard-context.js';
 import { DashboardPage, PageLink } from './dashboard-page.js';
@@ -123,6 +124,7 @@ export function OrdersPage(props: {
           </tr>
         ))}
       </ListTable>
+      <ExportForm action="/dashboard/orders/export.csv" what="orders" />
     </DashboardPage>
   );
 }

@@ -1,5 +1,8 @@
-// The overview: the organisation, its plan, policy and limits, and how its webhook has fared lately.
+// The overview: the organisation, its plan, policy and limits, how its webhook has fared lately (counts and
+// charts of the attempts), and its orders per day.
+import type { Deliveries, OrdersPerDay } from '../../activity/activity.service.js';
 import type { OrgView } from '../../orgs/org.view.js';
+import { DeliveryCharts, OrderCharts } from '../../web/components/activity-charts.js';
 import { PostForm } from '../../web/components/forms.js';
 import { AmountMap, Badge, Facts, Notice, Rate, Table, Time } from '../../web/components/ui.js';
 import type { WebhookHealth } from '../../webhooks/webhook-health.repository.js';
@@ -23,6 +26,10 @@ export function OverviewPage(props: {
   readonly org: OrgView;
   readonly health: WebhookHealth;
   readonly endpointHealth: HealthView;
+  /** Attempts per hour and day. */
+  readonly deliveries: Deliveries;
+  /** Orders per day; null when the session may not see the orders page. */
+  readonly orders: OrdersPerDay | null;
   readonly notice?: string | undefined;
 }) {
   const { org, health, ctx } = props;
@@ -88,7 +95,21 @@ export function OverviewPage(props: {
             </td>
           </tr>
         </Table>
+        <DeliveryCharts deliveries={props.deliveries} who="the organisation" />
       </section>
+      {props.orders && (
+        <section aria-labelledby="orders-heading">
+          <h2 id="orders-heading">Orders</h2>
+          <p>
+            Orders by the day they were placed.{' '}
+            <PageLink ctx={ctx} page="ORDERS" href="/dashboard/orders">
+              Every order
+            </PageLink>
+            .
+          </p>
+          <OrderCharts orders={props.orders} who="the organisation" />
+        </section>
+      )}
       <section aria-labelledby="policy-heading">
         <h2 id="policy-heading">Policy and limits</h2>
         <Facts

@@ -41,6 +41,7 @@ export function Layout(props: LayoutProps) {
         <link rel="stylesheet" href={`${ASSETS_PATH}/web.css`} />
         <link rel="stylesheet" href={`${ASSETS_PATH}/tables.css`} />
         <link rel="stylesheet" href={`${ASSETS_PATH}/forms.css`} />
+        <link rel="stylesheet" href={`${ASSETS_PATH}/charts.css`} />
         <script src={`${ASSETS_PATH}/web.js`} defer />
         {props.head}
       </head>

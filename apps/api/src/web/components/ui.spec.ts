@@ -9,12 +9,16 @@ describe('the web kit', () => {
     const render = (...rows: ComponentChildren[]) =>
       renderToStaticMarkup(h(Table, { caption: 'Things', head: ['Name', 'Status', 'When'], rows: 1 }, rows));
 
-    it('labels each cell with its column heading, for the cards a phone shows', () => {
+    it('labels each cell with its column heading, for the cards a phone shows, and keeps table roles', () => {
       const html = render(h('tr', null, h('td', null, 'ada'), h('td', null, 'ACTIVE'), h('td', null, 'now')));
       expect(html).toContain(
-        '<tr><td data-label="Name">ada</td><td data-label="Status">ACTIVE</td><td data-label="When">now</td></tr>',
+        '<tr role="row"><td data-label="Name" role="cell">ada</td><td data-label="Status" role="cell">ACTIVE</td>' +
+          '<td data-label="When" role="cell">now</td></tr>',
       );
       expect(html).toContain('class="table-wrap stack"');
+      // Cards are not CSS tables, which browsers then drop from the accessibility tree unless named in ARIA.
+      expect(html).toContain('<table role="table">');
+      expect(html).toContain('<th scope="col" role="columnheader">Name</th>');
     });
 
     it('counts a spanning cell as its columns, keeps a label a cell names, and labels row headings', () => {
@@ -23,9 +27,11 @@ describe('the web kit', () => {
         h('tr', null, h('td', { colSpan: 2 }, 'x'), h('td', { 'data-label': 'Own' }, 'y')),
       );
       expect(html).toContain(
-        '<th scope="row" data-label="Name">a</th><td colspan="2" data-label="Status">wide</td>',
+        '<th scope="row" data-label="Name" role="rowheader">a</th><td colspan="2" data-label="Status" role="cell">wide</td>',
       );
-      expect(html).toContain('<td colspan="2" data-label="Name">x</td><td data-label="Own">y</td>');
+      expect(html).toContain(
+        '<td colspan="2" data-label="Name" role="cell">x</td><td data-label="Own" role="cell">y</td>',
+      );
     });
 
     it('stays a table to scroll sideways when asked', () => {
@@ -33,6 +39,7 @@ describe('the web kit', () => {
         h(Table, { caption: 'T', head: ['A'], rows: 1, stack: false }, h('tr', null, h('td', null, '1'))),
       );
       expect(html).toContain('class="table-wrap"');
+      expect(html).toContain('<table><caption>');
     });
   });
 

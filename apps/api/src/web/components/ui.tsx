@@ -29,8 +29,9 @@ export function Facts(props: { readonly items: readonly (readonly [string, Compo
 
 /**
  * A table; on a phone, one card per row (docs/decisions.md, "Web pages: lists on a phone"): each cell of a row
- * written as <tr><td>… gets its column's heading as `data-label`, which tables.css shows beside the value. With
- * `stack` false it stays a table that scrolls sideways, in a region focusable so keyboards can scroll it.
+ * written as <tr><td>… gets its column's heading as `data-label`, which tables.css shows beside the value, and
+ * every part its table role in ARIA, which a browser drops from a table whose CSS display is not a table's.
+ * With `stack` false it stays a table that scrolls sideways, in a region focusable so keyboards can scroll it.
  */
 export function Table(props: {
   readonly caption: string;
@@ -44,47 +45,67 @@ export function Table(props: {
   readonly rows: number;
 }) {
   if (props.rows === 0) return <p class="empty">{props.empty ?? 'Nothing to show.'}</p>;
+  const stack = props.stack !== false;
+  const role = <R extends 'table' | 'rowgroup' | 'row' | 'columnheader'>(name: R) =>
+    stack ? name : undefined;
   return (
     <div
-      class={props.stack === false ? 'table-wrap' : 'table-wrap stack'}
+      class={stack ? 'table-wrap stack' : 'table-wrap'}
       role="region"
       aria-label={props.caption}
       tabIndex={0}
     >
-      <table>
+      <table role={role('table')}>
         <caption>{props.caption}</caption>
-        <thead>
-          <tr>
+        <thead role={role('rowgroup')}>
+          <tr role={role('row')}>
             {props.head.map((name) => (
-              <th scope="col" key={name} class={props.numeric?.includes(name) ? 'num' : undefined}>
+              <th
+                scope="col"
+                role={role('columnheader')}
+                key={name}
+                class={props.numeric?.includes(name) ? 'num' : undefined}
+              >
                 {name}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>{labelCells(props.children, props.head)}</tbody>
+        <tbody role={role('rowgroup')}>{labelCells(props.children, props.head, stack)}</tbody>
       </table>
     </div>
   );
 }
 
-type Cell = VNode<{ children?: ComponentChildren; colSpan?: number; 'data-label'?: string }>;
+type Cell = VNode<{
+  children?: ComponentChildren;
+  colSpan?: number;
+  scope?: string;
+  role?: string;
+  'data-label'?: string;
+}>;
 
-/** The rows with each cell's column heading as its `data-label` (a cell that names its own keeps it). */
-function labelCells(rows: ComponentChildren, head: readonly string[]): ComponentChildren {
+/**
+ * The rows with each cell's column heading as its `data-label` (a cell that names its own keeps it) and, for
+ * a stacked table, each row and cell its ARIA role.
+ */
+function labelCells(rows: ComponentChildren, head: readonly string[], roles: boolean): ComponentChildren {
   return toChildArray(rows).map((row) => {
     if (typeof row !== 'object' || row.type !== 'tr') return row;
     let column = 0;
     const cells = toChildArray((row as Cell).props.children).map((child) => {
       if (typeof child !== 'object' || (child.type !== 'td' && child.type !== 'th')) return child;
       const cell = child as Cell;
-      const label = head[column];
+      const label = cell.props['data-label'] ?? head[column];
       column += cell.props.colSpan ?? 1;
-      return label === undefined || cell.props['data-label'] !== undefined
-        ? cell
-        : cloneElement(cell, { 'data-label': label });
+      const role: 'rowheader' | 'cell' =
+        cell.type === 'th' && cell.props.scope === 'row' ? 'rowheader' : 'cell';
+      return cloneElement(cell, {
+        ...(label === undefined ? {} : { 'data-label': label }),
+        ...(roles && cell.props.role === undefined ? { role } : {}),
+      });
     });
-    return cloneElement(row, {}, ...cells);
+    return cloneElement(row, roles ? { role: 'row' } : {}, ...cells);
   });
 }
 
