@@ -11,9 +11,11 @@ import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import { OperatorSession, OperatorToken } from './operator-credential.entity.js';
 import { Operator } from './operator.entity.js';
+import { OrderFill } from './order-fill.entity.js';
 import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
+import { PriceLevel } from './price-level.entity.js';
 import { Price } from './price.entity.js';
 import { SystemNotice, TradingHalt } from './system-notice.entity.js';
 import { UsedSignature } from './used-signature.entity.js';
@@ -38,9 +40,11 @@ export * from './oauth-client.entity.js';
 export * from './oauth-token.entity.js';
 export * from './operator-credential.entity.js';
 export * from './operator.entity.js';
+export * from './order-fill.entity.js';
 export * from './order.entity.js';
 export * from './organisation.entity.js';
 export * from './position.entity.js';
+export * from './price-level.entity.js';
 export * from './price.entity.js';
 export * from './system-notice.entity.js';
 export * from './used-signature.entity.js';
@@ -70,8 +74,10 @@ export const ENTITIES = [
   WebhookRecoveryItem,
   WebhookRedelivery,
   Order,
+  OrderFill,
   Position,
   Price,
+  PriceLevel,
   SystemNotice,
   TradingHalt,
   DashboardLink,

@@ -16,6 +16,7 @@ import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
 import { AttemptCounters1796400000000 } from './1796400000000-AttemptCounters.js';
 import { Redeliveries1796700000000 } from './1796700000000-Redeliveries.js';
 import { DashboardSessionCreators1796810000000 } from './1796810000000-DashboardSessionCreators.js';
+import { OrderLifecycle1797000000000 } from './1797000000000-OrderLifecycle.js';
 
 /** In order of application. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -35,4 +36,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AttemptCounters1796400000000,
   Redeliveries1796700000000,
   DashboardSessionCreators1796810000000,
+  OrderLifecycle1797000000000,
 ];
