@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
+import { OrderDecisions } from './order-decisions.service.js';
+import { OrderSweepModule } from './order-sweep.module.js';
 import { OrdersController, PositionsController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
@@ -13,9 +15,9 @@ export class OrdersModule {
   static forRoot(venue: Venue = new OperatorPriceVenue()): DynamicModule {
     return {
       module: OrdersModule,
-      imports: [OutboxModule, MetricsModule],
+      imports: [OutboxModule, MetricsModule, OrderSweepModule],
       controllers: [OrdersController, PositionsController],
-      providers: [OrdersRepository, OrdersService, { provide: VENUE, useValue: venue }],
+      providers: [OrdersRepository, OrdersService, OrderDecisions, { provide: VENUE, useValue: venue }],
       exports: [OrdersService],
     };
   }

@@ -1,32 +1,24 @@
-// Market orders of an organisation's users (docs/api-guide.md#orders-events, docs/decisions.md, "Orders: one
-// transaction per order"). One transaction per order: lock the user, read the facts the checks need, fill
-// through the venue or reject, store the order, move the position and record the Orders event, so an order,
-// its position change and its event commit together.
-import { Inject, Injectable } from '@nestjs/common';
+// Orders of an organisation's users (docs/api-guide.md#orders, docs/decisions.md, "Orders: one transaction
+// per order"). One transaction per order: lock the user, read the facts the checks need, fill what fills at
+// once (order-decisions.service.ts) or reject, store the order and its fills, move the position and record
+// the Orders event, so an order, its fills, its position change and its event commit together.
+import { Injectable } from '@nestjs/common';
 import { type Order, type OrgPolicy, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
-import { pairOf } from '../common/assets.js';
-import { badRequest, conflict, notFound } from '../common/errors.js';
+import { conflict, notFound } from '../common/errors.js';
 import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
-import {
-  failedCheck,
-  fillAmounts,
-  newOrder,
-  type Outcome,
-  type OrderRequest,
-  sizeOrder,
-  type TradingFacts,
-  unfilledAmounts,
-} from './order-math.js';
+import { ExecutionRepository } from './execution.repository.js';
+import { OrderDecisions, tooLarge } from './order-decisions.service.js';
+import { newOrder, type Outcome, type OrderRequest, type TradingFacts } from './order-math.js';
+import { orderRequest } from './order-terms.js';
 import { orderRecord } from './order.view.js';
 import { type LockedUser, OrdersRepository } from './orders.repository.js';
-import { VENUE, type Venue } from './venue.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -40,14 +32,15 @@ export class OrdersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
+    private readonly execution: ExecutionRepository,
+    private readonly decisions: OrderDecisions,
     private readonly events: OutboxService,
-    @Inject(VENUE) private readonly venue: Venue,
     private readonly metrics: MetricsService,
   ) {}
 
-  /** Places a market order; a failed check answers a REJECTED order, not an error. */
+  /** Places an order; a failed check answers a REJECTED order, not an error. */
   async place(orgId: number, input: CreateOrderDto) {
-    const request = orderRequest(input);
+    const request = orderRequest(input, new Date());
     try {
       const { record, placed } = await transaction(this.dataSource, (manager) =>
         this.placeLocked(manager, orgId, request),
@@ -68,55 +61,27 @@ export class OrdersService {
       return { record: await this.replay(manager, orgId, request), placed: false };
     }
     const facts = await this.orders.readFacts(manager, user, request);
-    const outcome = await this.decide(manager, request, facts);
+    const outcome = request.terms
+      ? await this.decisions.resting(manager, request, facts)
+      : await this.decisions.market(manager, request, facts);
     refuseOverflow(request, outcome, facts);
     const order = await this.insertOrder(manager, orgId, user, request, facts.policy, outcome);
-    if (order.status === 'COMPLETED') await this.orders.movePosition(manager, order, request.base);
+    await this.execution.writeFills(
+      manager,
+      (outcome.fills ?? []).map((cost) => ({
+        orderId: order.id,
+        userId: user.id,
+        orgId,
+        symbol: request.symbol,
+        base: request.base,
+        side: request.side,
+        fromLevel: outcome.fromLevels ?? false,
+        cost,
+      })),
+    );
     const record = orderRecord(order);
     await this.events.record(manager, { orgId, entity: 'Orders', data: record });
     return { record, placed: true };
-  }
-
-  /** Checks the order and fills it through the venue, or says why not. */
-  private async decide(manager: EntityManager, request: OrderRequest, facts: TradingFacts): Promise<Outcome> {
-    const { markPrice } = facts;
-    const sizing = markPrice && sizeOrder(request, markPrice);
-    if (sizing && (!fitsAmount(sizing.quantity) || !fitsAmount(sizing.value))) throw tooLarge(request);
-    const reason = failedCheck(request, facts, sizing);
-    if (reason !== null || !sizing) {
-      return {
-        status: 'REJECTED',
-        amounts: unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: reason ?? 'PRICE_UNAVAILABLE',
-      };
-    }
-    let price: Dec;
-    try {
-      ({ price } = await this.venue.execute(
-        {
-          clientOrderId: request.clientOrderId,
-          symbol: request.symbol,
-          side: request.side,
-          quantity: sizing.quantity,
-          markPrice,
-        },
-        manager,
-      ));
-    } catch {
-      return {
-        status: 'FAILED',
-        amounts: unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: 'VENUE_ERROR',
-      };
-    }
-    return {
-      status: 'COMPLETED',
-      amounts: fillAmounts(request, sizing.quantity, price, facts.policy),
-      estimatedPrice: markPrice,
-      rejectionReason: null,
-    };
   }
 
   private async insertOrder(
@@ -175,44 +140,18 @@ export class OrdersService {
   }
 }
 
-/** The request as the service works with it: one amount, exact, and the pair split. */
-function orderRequest(input: CreateOrderDto): OrderRequest {
-  const quantity = input.quantity ?? null;
-  const quoteQuantity = input.quoteQuantity ?? null;
-  if ((quantity === null) === (quoteQuantity === null)) {
-    throw badRequest('send exactly one of quantity and quoteQuantity');
-  }
-  const { base, quote } = pairOf(input.symbol);
-  return {
-    orgUserId: input.orgUserId,
-    clientOrderId: input.clientOrderId.toLowerCase(),
-    symbol: input.symbol,
-    base,
-    quote,
-    side: input.side,
-    amountField: quantity === null ? 'quoteQuantity' : 'quantity',
-    amount: (quantity ?? quoteQuantity) as Dec,
-  };
-}
-
 /**
  * An order whose amounts (quantity x price, fees, the new position) would not fit numeric(38,8) is a 400
  * naming its amount field, thrown inside the transaction so that nothing is written.
  */
 function refuseOverflow(request: OrderRequest, outcome: Outcome, facts: TradingFacts): void {
   const amounts = Object.values(outcome.amounts).map((text: string) => new Dec(text));
-  if (outcome.status === 'COMPLETED') {
-    const filled = new Dec(outcome.amounts.filled);
+  const filled = new Dec(outcome.amounts.filled);
+  if (filled.gt(0)) {
     amounts.push(request.side === 'BUY' ? facts.holding.plus(filled) : facts.holding.minus(filled));
   }
   if (!amounts.every(fitsAmount)) throw tooLarge(request);
 }
-
-const tooLarge = (request: OrderRequest) =>
-  badRequest(
-    `${request.amountField} is too large: the order's amounts (quantity x price, fees, the position) ` +
-      'must have at most 30 digits before the point (numeric(38,8))',
-  );
 
 /** The first parameter of `request` that the stored order does not share, or null. */
 function differingParameter(order: Order, request: OrderRequest): string | null {
@@ -222,5 +161,17 @@ function differingParameter(order: Order, request: OrderRequest): string | null 
   if (order.amountField !== request.amountField) return request.amountField;
   const stored = order.amountField === 'quantity' ? order.quantity : order.quoteQuantity;
   if (!request.amount.eq(stored)) return request.amountField;
+  if (order.type !== (request.terms?.type ?? 'MARKET')) return 'type';
+  const { terms } = request;
+  if (!terms) return null;
+  if (order.timeInForce !== terms.timeInForce) return 'timeInForce';
+  if (!samePrice(order.limitPrice, terms.limitPrice)) return 'limitPrice';
+  if (!samePrice(order.stopPrice, terms.stopPrice)) return 'stopPrice';
+  if (terms.timeInForce === 'GTD' && order.expireAt?.getTime() !== terms.expireAt?.getTime())
+    return 'expireAt';
   return null;
+}
+
+function samePrice(stored: string | null, sent: Dec | null): boolean {
+  return stored === null || sent === null ? stored === sent : sent.eq(stored);
 }

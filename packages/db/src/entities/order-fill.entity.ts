@@ -9,8 +9,6 @@ import { Order } from './order.entity.js';
  */
 @Entity({ name: 'order_fills' })
 @Index('order_fills_order', ['orderId', 'id'])
-// The day's traded amount of a user (TOTAL_LIMIT) is read from the fills.
-@Index('order_fills_user_created', ['userId', 'createdAt'])
 export class OrderFill {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;

@@ -19,8 +19,10 @@ export type OrderAmountField = (typeof ORDER_AMOUNT_FIELDS)[number];
 @Index('orders_org_id', ['orgId', 'id'])
 @Index('orders_org_user', ['orgId', 'orgUserId', 'id'])
 @Index('orders_user_created', ['userId', 'createdAt'])
-// The open orders, which the sweep reads by pair and the expiry by time; final orders are most of the table.
+// The open orders, which the sweep reads by pair, the expiry by time and the limits by user (what they
+// reserve); final orders are most of the table.
 @Index('orders_open', ['symbol', 'id'], { where: `"status" IN ('PENDING', 'PARTIALLY_FILLED')` })
+@Index('orders_user_open', ['userId'], { where: `"status" IN ('PENDING', 'PARTIALLY_FILLED')` })
 @Index('orders_open_expiry', ['expireAt'], {
   where: `"status" IN ('PENDING', 'PARTIALLY_FILLED') AND "expire_at" IS NOT NULL`,
 })

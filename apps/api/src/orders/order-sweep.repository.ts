@@ -1,0 +1,203 @@
+// Every query of the order sweep (docs/decisions.md, "Orders: the sweep"): stops reached, the open orders that
+// now cross their pair's book or have expired, locked a batch at a time with SKIP LOCKED so that several
+// processes sweep side by side and each order is decided once; the facts the checks need for all of a
+// batch's users in one statement each; and the batch's orders written back in one statement.
+// Style: SQL, set-based: a batch is a handful of statements whatever its size.
+import { Injectable } from '@nestjs/common';
+import { Order, type OrgPolicy, query } from '@svc/db';
+import type { OrderSide, UserStatus } from '@svc/protocol';
+import { DataSource, type EntityManager } from 'typeorm';
+
+import { Dec } from '../common/decimal.js';
+
+const OPEN = `status IN ('PENDING', 'PARTIALLY_FILLED')`;
+
+const HALTED = `EXISTS (SELECT 1 FROM trading_halts h WHERE h.symbol = o.symbol
+                          AND (h.starts_at IS NULL OR h.starts_at <= now())
+                          AND (h.ends_at IS NULL OR h.ends_at > now()))`;
+
+// A stop is reached once: the time is kept, so the order stays triggered if the price moves back.
+const TRIGGER_STOPS = `
+  WITH due AS (
+    SELECT o.id FROM orders o JOIN prices p ON p.symbol = o.symbol
+     WHERE o.${OPEN} AND o.stop_price IS NOT NULL AND o.triggered_at IS NULL
+       AND ($1::text[] IS NULL OR o.symbol = ANY($1::text[]))
+       AND ((o.side = 'BUY' AND p.price >= o.stop_price) OR (o.side = 'SELL' AND p.price <= o.stop_price))
+     ORDER BY o.id LIMIT $2
+       FOR UPDATE OF o SKIP LOCKED)
+  UPDATE orders SET triggered_at = now() FROM due WHERE orders.id = due.id RETURNING orders.id`;
+
+/** The best price each side of a book offers: its best level with size left, else the operator price. */
+const MARKETS = `
+  SELECT p.symbol,
+         CASE WHEN EXISTS (SELECT 1 FROM price_levels l WHERE l.symbol = p.symbol)
+              THEN (SELECT min(l.price) FROM price_levels l WHERE l.symbol = p.symbol AND l.side = 'ASK' AND l.size > 0)
+              ELSE p.price END AS best_ask,
+         CASE WHEN EXISTS (SELECT 1 FROM price_levels l WHERE l.symbol = p.symbol)
+              THEN (SELECT max(l.price) FROM price_levels l WHERE l.symbol = p.symbol AND l.side = 'BID' AND l.size > 0)
+              ELSE p.price END AS best_bid
+    FROM prices p
+   WHERE $1::text[] IS NULL OR p.symbol = ANY($1::text[])`;
+
+/** The user of a batch's order, locked, with the organisation's policy. */
+export interface SweptUser {
+  readonly id: string;
+  readonly user_status: UserStatus;
+  readonly kyc: boolean;
+  readonly tnc: boolean;
+  readonly policy: OrgPolicy;
+}
+
+/** An open order of a batch's user, as the limits see it (text amounts). */
+export interface OpenRow {
+  readonly id: string;
+  readonly user_id: string;
+  readonly side: OrderSide;
+  readonly symbol: string;
+  readonly remaining: string;
+  readonly hold_price: string;
+  readonly commission_rate: string;
+  readonly vat_rate: string;
+}
+
+/** The facts of a batch's users, read with them locked. */
+export interface BatchFacts {
+  readonly users: SweptUser[];
+  readonly positions: { user_id: string; asset: string; quantity: string }[];
+  readonly traded: { user_id: string; quote: string; amount: string }[];
+  readonly open: OpenRow[];
+  readonly prices: { symbol: string; price: string }[];
+}
+
+@Injectable()
+export class OrderSweepRepository {
+  private readonly selectOrder: string;
+  private readonly columns: { name: string; property: string; type: string }[];
+
+  constructor(dataSource: DataSource) {
+    this.columns = dataSource.getMetadata(Order).columns.map((column) => ({
+      name: column.databaseName,
+      property: column.propertyName,
+      type: String(column.type),
+    }));
+    this.selectOrder = this.columns.map(({ name, property }) => `o.${name} AS "${property}"`).join(', ');
+  }
+
+  /** Marks the stops the last price has reached (of `symbols`, or every pair); answers how many. */
+  async triggerStops(
+    manager: EntityManager,
+    symbols: readonly string[] | null,
+    batch: number,
+  ): Promise<number> {
+    return (await query(manager, TRIGGER_STOPS, [symbols, batch])).length;
+  }
+
+  /**
+   * A batch of open orders that now cross their pair's book (of `symbols`, or every pair), not halted, not
+   * expired, stops reached, locked; those another process holds are skipped. In price-time priority per
+   * pair and side: the highest BUY limit and the lowest SELL limit first (no limit before any), then the
+   * oldest.
+   */
+  async lockCrossing(
+    manager: EntityManager,
+    symbols: readonly string[] | null,
+    batch: number,
+  ): Promise<Order[]> {
+    const rows = await manager.query<Order[]>(
+      `WITH m AS (${MARKETS})
+       SELECT ${this.selectOrder} FROM orders o JOIN m ON m.symbol = o.symbol
+        WHERE o.${OPEN} AND NOT ${HALTED}
+          AND (o.expire_at IS NULL OR o.expire_at > now())
+          AND (o.stop_price IS NULL OR o.triggered_at IS NOT NULL)
+          AND CASE WHEN o.side = 'BUY' THEN m.best_ask <= coalesce(o.limit_price, m.best_ask)
+                   ELSE m.best_bid >= coalesce(o.limit_price, m.best_bid) END
+        ORDER BY o.symbol, o.side, CASE WHEN o.side = 'BUY' THEN -o.limit_price ELSE o.limit_price END NULLS FIRST, o.id
+        LIMIT $2
+          FOR UPDATE OF o SKIP LOCKED`,
+      [symbols, batch],
+    );
+    return rows.map((row) => Object.assign(new Order(), row));
+  }
+
+  /** A batch of open orders whose expiry has passed, locked (those another process holds are skipped). */
+  async lockExpired(manager: EntityManager, batch: number): Promise<Order[]> {
+    const rows = await manager.query<Order[]>(
+      `SELECT ${this.selectOrder} FROM orders o WHERE o.${OPEN} AND o.expire_at <= now()
+        ORDER BY o.expire_at, o.id LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
+      [batch],
+    );
+    return rows.map((row) => Object.assign(new Order(), row));
+  }
+
+  /** Locks the users (in id order, as every sweep does) and reads what their checks need. */
+  async lockFacts(manager: EntityManager, userIds: readonly string[]): Promise<BatchFacts> {
+    const ids = [...new Set(userIds)].sort((a, b) => Number(a) - Number(b));
+    const users = await query<SweptUser>(
+      manager,
+      `SELECT u.id, u.user_status, u.kyc, u.tnc, o.policy FROM users u JOIN organisations o ON o.id = u.org_id
+        WHERE u.id = ANY($1::bigint[]) ORDER BY u.id FOR UPDATE OF u`,
+      [ids],
+    );
+    const positions = await query<BatchFacts['positions'][number]>(
+      manager,
+      'SELECT user_id, asset, quantity::text FROM positions WHERE user_id = ANY($1::bigint[])',
+      [ids],
+    );
+    const traded = await query<BatchFacts['traded'][number]>(
+      manager,
+      `SELECT user_id, commission_asset AS quote, sum(net_executed_amount)::text AS amount
+         FROM orders
+        WHERE user_id = ANY($1::bigint[]) AND filled > 0 AND created_at >= date_trunc('day', now(), 'UTC')
+        GROUP BY 1, 2`,
+      [ids],
+    );
+    const open = await query<OpenRow>(
+      manager,
+      `SELECT id, user_id, side, symbol, (quantity - filled)::text AS remaining,
+              coalesce(limit_price, stop_price)::text AS hold_price, commission_rate::text, vat_rate::text
+         FROM orders WHERE user_id = ANY($1::bigint[]) AND ${OPEN}`,
+      [ids],
+    );
+    const prices = await query<BatchFacts['prices'][number]>(
+      manager,
+      'SELECT symbol, price::text FROM prices',
+    );
+    return { users, positions, traded, open, prices };
+  }
+
+  /** Writes the decided orders back (every column but the key and creation), one statement; sets updatedAt. */
+  async update(manager: EntityManager, orders: readonly Order[]): Promise<void> {
+    if (orders.length === 0) return;
+    const changing = this.columns.filter(
+      ({ property }) => !['id', 'createdAt', 'updatedAt', 'orgId', 'userId'].includes(property),
+    );
+    const values: unknown[][] = [orders.map((order) => order.id)];
+    for (const { property } of changing) {
+      values.push(orders.map((order) => stored((order as unknown as Record<string, unknown>)[property])));
+    }
+    const unnest = changing.map((column, index) => `$${index + 2}::${sqlType(column.type)}[]`).join(', ');
+    const names = changing.map(({ name }) => name);
+    const [row] = await query<{ now: Date }>(
+      manager,
+      `WITH t AS (SELECT * FROM unnest($1::bigint[], ${unnest}) AS t(id, ${names.join(', ')}))
+       UPDATE orders o SET ${names.map((name) => `${name} = t.${name}`).join(', ')}, updated_at = now()
+         FROM t WHERE o.id = t.id
+       RETURNING o.updated_at AS now`,
+      values,
+    );
+    for (const order of orders) order.updatedAt = row!.now;
+  }
+}
+
+function sqlType(type: string): string {
+  if (type === 'numeric') return 'numeric';
+  if (type === 'timestamptz') return 'timestamptz';
+  if (type === 'bigint') return 'bigint';
+  if (type === 'uuid') return 'uuid';
+  if (type === 'integer') return 'int';
+  return 'text';
+}
+
+function stored(value: unknown): unknown {
+  return Dec.isDecimal(value) ? (value as Dec).toFixed() : (value ?? null);
+}

@@ -1,0 +1,203 @@
+// The sweep of resting orders (docs/decisions.md, "Orders: the sweep"): stops reached are marked, open orders
+// that now cross their pair's book fill in price-time priority, and DAY and GTD orders past their expiry
+// expire. It runs for one pair when its price, its levels or its halt change, and every ORDER_SWEEP_MS in
+// each api process for every pair, which also catches what a process that died left undone. A batch is
+// locked with SKIP LOCKED, decided in JS with exact decimals and written with multi-row statements, with
+// one Orders event per changed order, in one transaction: several processes sweep side by side and each
+// order is decided once.
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { type Order, transaction } from '@svc/db';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager } from 'typeorm';
+
+import { pairOf } from '../common/assets.js';
+import { Dec } from '../common/decimal.js';
+import { LOGGER } from '../common/logger.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { ExecutionRepository, type FillRow } from './execution.repository.js';
+import { orderRecord } from './order.view.js';
+import { type BatchFacts, OrderSweepRepository } from './order-sweep.repository.js';
+import { decideResting, type UserFacts } from './resting.js';
+
+/** Orders locked and decided per transaction. */
+export const SWEEP_BATCH = 1000;
+
+export interface SweepResult {
+  /** Orders whose status or fills changed. */
+  readonly changed: number;
+  readonly expired: number;
+}
+
+@Injectable()
+export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sweeps: OrderSweepRepository,
+    private readonly execution: ExecutionRepository,
+    private readonly events: OutboxService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    const ms = this.config.orderSweepMs;
+    if (ms <= 0) return;
+    this.timer = setInterval(() => this.tick(), ms);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a sweep in flight, so shutdown never cuts one short. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One periodic sweep of every pair, unless the previous one is still running. */
+  tick(): void {
+    if (this.running) return;
+    this.running = this.sweep(null)
+      .then((result) => {
+        if (result.changed + result.expired > 0) this.logger.info(result, 'orders swept');
+      })
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'order sweep failed'))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  /**
+   * After a pair's price, levels or halt changed: sweeps it at once. A failure is logged, not raised: the
+   * change itself is committed, and the periodic sweep does what this one could not.
+   */
+  async afterMarketChange(symbol: string): Promise<void> {
+    try {
+      await this.sweep([symbol]);
+    } catch (error) {
+      this.logger.warn({ err: error, symbol }, 'order sweep after a market change failed');
+    }
+  }
+
+  /** Expires, triggers and fills until nothing more is due for `symbols` (null: every pair). */
+  async sweep(symbols: readonly string[] | null): Promise<SweepResult> {
+    let expired = 0;
+    if (symbols === null) {
+      for (let n = SWEEP_BATCH; n === SWEEP_BATCH; expired += n) {
+        n = await transaction(this.dataSource, (manager) => this.expireBatch(manager));
+      }
+    }
+    for (let n = SWEEP_BATCH; n === SWEEP_BATCH;) {
+      n = await transaction(this.dataSource, (manager) =>
+        this.sweeps.triggerStops(manager, symbols, SWEEP_BATCH),
+      );
+    }
+    let changed = 0;
+    for (;;) {
+      const { locked, decided } = await transaction(this.dataSource, (manager) =>
+        this.fillBatch(manager, symbols),
+      );
+      changed += decided;
+      if (locked < SWEEP_BATCH || decided === 0) break;
+    }
+    return { changed, expired };
+  }
+
+  /** One batch of expired orders: EXPIRED, the rest no longer reserved; answers how many. */
+  private async expireBatch(manager: EntityManager): Promise<number> {
+    const orders = await this.sweeps.lockExpired(manager, SWEEP_BATCH);
+    const expired = orders.map((order): Order => ({ ...order, status: 'EXPIRED' }));
+    await this.write(manager, expired, []);
+    return orders.length;
+  }
+
+  /** One batch of crossing orders, decided in priority order; answers how many were locked and changed. */
+  private async fillBatch(
+    manager: EntityManager,
+    symbols: readonly string[] | null,
+  ): Promise<{ locked: number; decided: number }> {
+    const orders = await this.sweeps.lockCrossing(manager, symbols, SWEEP_BATCH);
+    if (orders.length === 0) return { locked: 0, decided: 0 };
+    const facts = await this.sweeps.lockFacts(
+      manager,
+      orders.map((order) => order.userId),
+    );
+    const users = userFacts(facts);
+    const prices = new Map(facts.prices.map(({ symbol, price }) => [symbol, new Dec(price)]));
+    const markets = await this.execution.lockMarkets(
+      manager,
+      orders.map((order) => order.symbol),
+    );
+    const changed: Order[] = [];
+    const fills: FillRow[] = [];
+    for (const order of orders) {
+      const user = users.get(order.userId);
+      const market = markets.get(order.symbol);
+      if (!user || !market) continue;
+      const decision = decideResting(order, user, market, prices);
+      if (decision.kind === 'none') continue;
+      changed.push(decision.order);
+      if (decision.kind !== 'fill') continue;
+      const { base } = pairOf(order.symbol);
+      for (const cost of decision.fills) {
+        fills.push({
+          orderId: order.id,
+          userId: order.userId,
+          orgId: order.orgId,
+          symbol: order.symbol,
+          base,
+          side: order.side,
+          fromLevel: market.hasLevels,
+          cost,
+        });
+      }
+    }
+    await this.write(manager, changed, fills);
+    return { locked: orders.length, decided: changed.length };
+  }
+
+  /** The orders as decided, their fills and one Orders event each, in the batch's transaction. */
+  private async write(manager: EntityManager, orders: readonly Order[], fills: readonly FillRow[]) {
+    if (orders.length === 0) return;
+    await this.sweeps.update(manager, orders);
+    await this.execution.writeFills(manager, fills);
+    await this.events.recordMany(
+      manager,
+      orders.map((order) => ({ orgId: order.orgId, entity: 'Orders', data: orderRecord(order) })),
+    );
+  }
+}
+
+/** Each user's facts of the batch, by user id. */
+function userFacts(facts: BatchFacts): Map<string, UserFacts> {
+  const users = new Map<string, UserFacts>();
+  for (const user of facts.users) {
+    users.set(String(user.id), {
+      userStatus: user.user_status,
+      kyc: user.kyc,
+      tnc: user.tnc,
+      policy: user.policy,
+      positions: new Map(),
+      traded: new Map(),
+      holds: new Map(),
+    });
+  }
+  for (const row of facts.positions)
+    users.get(String(row.user_id))?.positions.set(row.asset, new Dec(row.quantity));
+  for (const row of facts.traded) users.get(String(row.user_id))?.traded.set(row.quote, new Dec(row.amount));
+  for (const row of facts.open) {
+    const { base, quote } = pairOf(row.symbol);
+    users.get(String(row.user_id))?.holds.set(String(row.id), {
+      side: row.side,
+      base,
+      quote,
+      remaining: new Dec(row.remaining),
+      price: new Dec(row.hold_price),
+      rates: { commissionRate: row.commission_rate, vatRate: row.vat_rate },
+    });
+  }
+  return users;
+}
