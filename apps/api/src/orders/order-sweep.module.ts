@@ -12,6 +12,6 @@ import { OrderSweeperService } from './order-sweeper.service.js';
 @Module({
   imports: [OutboxModule],
   providers: [ExecutionRepository, OrderSweepRepository, OrderSweeperService],
-  exports: [ExecutionRepository, OrderSweeperService],
+  exports: [ExecutionRepository, OrderSweepRepository, OrderSweeperService],
 })
 export class OrderSweepModule {}

@@ -4,7 +4,8 @@ import { OutboxModule } from '../outbox/outbox.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrderDecisions } from './order-decisions.service.js';
 import { OrderSweepModule } from './order-sweep.module.js';
-import { OrdersController, PositionsController } from './orders.controller.js';
+import { OrderChangesService } from './order-changes.service.js';
+import { OrdersController, PositionsController, UserOrdersController } from './orders.controller.js';
 import { OrdersRepository } from './orders.repository.js';
 import { OrdersService } from './orders.service.js';
 import { OperatorPriceVenue, VENUE, type Venue } from './venue.js';
@@ -16,8 +17,14 @@ export class OrdersModule {
     return {
       module: OrdersModule,
       imports: [OutboxModule, MetricsModule, OrderSweepModule],
-      controllers: [OrdersController, PositionsController],
-      providers: [OrdersRepository, OrdersService, OrderDecisions, { provide: VENUE, useValue: venue }],
+      controllers: [OrdersController, PositionsController, UserOrdersController],
+      providers: [
+        OrdersRepository,
+        OrdersService,
+        OrderDecisions,
+        OrderChangesService,
+        { provide: VENUE, useValue: venue },
+      ],
       exports: [OrdersService],
     };
   }

@@ -21,6 +21,7 @@ import { orderRecord } from './order.view.js';
 import { type LockedUser, OrdersRepository } from './orders.repository.js';
 
 const UNIQUE_VIOLATION = '23505';
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface PositionsView {
   readonly orgUserId: string;
@@ -43,7 +44,7 @@ export class OrdersService {
     const request = orderRequest(input, new Date());
     try {
       const { record, placed } = await transaction(this.dataSource, (manager) =>
-        this.placeLocked(manager, orgId, request),
+        this.placeIn(manager, orgId, request),
       );
       if (placed) this.metrics.orderPlaced(record.status, record.rejectionReason);
       return record;
@@ -55,7 +56,11 @@ export class OrdersService {
     }
   }
 
-  private async placeLocked(manager: EntityManager, orgId: number, request: OrderRequest) {
+  /**
+   * Places the order in the caller's transaction (a replace places its new order in its own); `placed` is
+   * false when the clientOrderId answered an order placed before.
+   */
+  async placeIn(manager: EntityManager, orgId: number, request: OrderRequest) {
     const user = await this.orders.lockUser(manager, orgId, request);
     if (!user || user.existing_order_id !== null) {
       return { record: await this.replay(manager, orgId, request), placed: false };
@@ -114,6 +119,15 @@ export class OrdersService {
   async get(orgId: number, id: string) {
     const order = /^[0-9]{1,15}$/.test(id) ? await this.orders.findById(orgId, id) : null;
     if (!order) throw notFound(`no order ${JSON.stringify(id)}`);
+    return orderRecord(order);
+  }
+
+  async getByClientOrderId(orgId: number, clientOrderId: string) {
+    const key = clientOrderId.toLowerCase();
+    const order = UUID.test(key)
+      ? await this.orders.findByClientOrderId(this.dataSource.manager, orgId, key)
+      : null;
+    if (!order) throw notFound(`no order with clientOrderId ${JSON.stringify(clientOrderId)}`);
     return orderRecord(order);
   }
 
