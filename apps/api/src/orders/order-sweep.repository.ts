@@ -12,6 +12,9 @@ import { Dec } from '../common/decimal.js';
 
 const OPEN = `status IN ('PENDING', 'PARTIALLY_FILLED')`;
 
+/** The first key of the advisory locks by which a sweep claims a pair (the second is the symbol's hash). */
+const SWEEP_LOCK = 1797;
+
 const HALTED = `EXISTS (SELECT 1 FROM trading_halts h WHERE h.symbol = o.symbol
                           AND (h.starts_at IS NULL OR h.starts_at <= now())
                           AND (h.ends_at IS NULL OR h.ends_at > now()))`;
@@ -81,6 +84,31 @@ export class OrderSweepRepository {
       type: String(column.type),
     }));
     this.selectOrder = this.columns.map(({ name, property }) => `o.${name} AS "${property}"`).join(', ');
+  }
+
+  /**
+   * Claims pairs for this transaction's sweep, so that one sweep at a time fills a pair's orders, in
+   * price-time priority (transaction-level advisory locks, taken before any row lock). Named pairs are
+   * waited for; for every pair (null), those another sweep holds are skipped. Answers the pairs claimed.
+   */
+  async claimPairs(manager: EntityManager, symbols: readonly string[] | null): Promise<string[]> {
+    if (symbols !== null) {
+      const sorted = [...new Set(symbols)].sort();
+      await query(
+        manager,
+        'SELECT pg_advisory_xact_lock($2, hashtext(s)) FROM unnest($1::text[]) AS s ORDER BY s',
+        [sorted, SWEEP_LOCK],
+      );
+      return sorted;
+    }
+    // OFFSET 0 keeps the lock from being tried on rows the ORDER BY has not reached.
+    const rows = await query<{ symbol: string }>(
+      manager,
+      `SELECT symbol FROM (SELECT symbol FROM prices ORDER BY symbol OFFSET 0) p
+        WHERE pg_try_advisory_xact_lock($1, hashtext(symbol))`,
+      [SWEEP_LOCK],
+    );
+    return rows.map((row) => row.symbol);
   }
 
   /** Marks the stops the last price has reached (of `symbols`, or every pair); answers how many. */

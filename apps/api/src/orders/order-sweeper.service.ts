@@ -1,7 +1,8 @@
 // The sweep of resting orders (docs/decisions.md, "Orders: the sweep"): stops reached are marked, open orders
 // that now cross their pair's book fill in price-time priority, and DAY and GTD orders past their expiry
 // expire. It runs for one pair when its price, its levels or its halt change, and every ORDER_SWEEP_MS in
-// each api process for every pair, which also catches what a process that died left undone. A batch is
+// each api process for every pair, which also catches what a process that died left undone. One sweep at a
+// time fills a pair (an advisory lock per pair), so its orders fill in price-time priority; a batch is
 // locked with SKIP LOCKED, decided in JS with exact decimals and written with multi-row statements, with
 // one Orders event per changed order, in one transaction: several processes sweep side by side and each
 // order is decided once.
@@ -119,7 +120,9 @@ export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
     manager: EntityManager,
     symbols: readonly string[] | null,
   ): Promise<{ locked: number; decided: number }> {
-    const orders = await this.sweeps.lockCrossing(manager, symbols, SWEEP_BATCH);
+    const pairs = await this.sweeps.claimPairs(manager, symbols);
+    if (pairs.length === 0) return { locked: 0, decided: 0 };
+    const orders = await this.sweeps.lockCrossing(manager, pairs, SWEEP_BATCH);
     if (orders.length === 0) return { locked: 0, decided: 0 };
     const facts = await this.sweeps.lockFacts(
       manager,
