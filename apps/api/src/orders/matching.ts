@@ -121,7 +121,7 @@ export function consume(levels: BookSide, fills: readonly MatchedFill[]): void {
     if (fill.quantity.gt(level.size)) throw new Error('a fill larger than its level');
     level.size = level.size.minus(fill.quantity);
   }
-  while (levels.length > 0 && levels[0]!.size !== null && levels[0]!.size.lte(0)) levels.shift();
+  for (let best = levels[0]; best?.size != null && best.size.lte(0); best = levels[0]) levels.shift();
 }
 
 /** The sum of the fills' quantities. */

@@ -14,6 +14,7 @@ import { OutboxService } from '../outbox/outbox.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ReplaceOrderDto } from './dto/replace-order.dto.js';
 import { OrderSweepRepository } from './order-sweep.repository.js';
+import { changed } from './order-math.js';
 import { orderRequest } from './order-terms.js';
 import { orderRecord } from './order.view.js';
 import { OrdersRepository } from './orders.repository.js';
@@ -37,7 +38,8 @@ export class OrderChangesService {
     return transaction(this.dataSource, async (manager) => {
       const order = await this.lockOpen(manager, orgId, key, 'cancelled');
       const [record] = await this.close(manager, [order], 'REQUESTED');
-      return record!;
+      if (!record) throw new Error('the cancelled order has no record');
+      return record;
     });
   }
 
@@ -65,7 +67,7 @@ export class OrderChangesService {
       const earlier = await this.orders.findByClientOrderId(manager, orgId, clientOrderId);
       if (earlier && earlier.replaces === old.id) return orderRecord(earlier);
       refuseFinal(old, 'replaced');
-      const request = orderRequest(replacement(old, { ...input, clientOrderId }), new Date(), old.id);
+      const request = orderRequest(replacement(old, input, clientOrderId), new Date(), old.id);
       await this.close(manager, [old], 'REPLACED');
       const { record } = await this.placing.placeIn(manager, orgId, request);
       if (record.replaces !== Number(old.id)) {
@@ -95,7 +97,7 @@ export class OrderChangesService {
     reason: string,
   ): Promise<OrderRecord[]> {
     if (orders.length === 0) return [];
-    const cancelled = orders.map((order): Order => ({ ...order, status: 'CANCELLED', cancelReason: reason }));
+    const cancelled = orders.map((order) => changed(order, { status: 'CANCELLED', cancelReason: reason }));
     await this.sweeps.update(manager, cancelled);
     const records = cancelled.map(orderRecord);
     await this.events.recordMany(
@@ -117,7 +119,7 @@ function refuseFinal(order: Order, verb: string): void {
 }
 
 /** The new order's request: what the replace gives, the rest from the old order. */
-function replacement(old: Order, input: ReplaceOrderDto): CreateOrderDto {
+function replacement(old: Order, input: ReplaceOrderDto, clientOrderId: string): CreateOrderDto {
   const remaining = new Dec(old.quantity).minus(old.filled);
   const timeInForce = input.timeInForce ?? old.timeInForce ?? 'GTC';
   const keepExpiry = timeInForce === 'GTD' && old.timeInForce === 'GTD' && old.expireAt !== null;
@@ -125,7 +127,7 @@ function replacement(old: Order, input: ReplaceOrderDto): CreateOrderDto {
     given ?? (stored === null ? undefined : new Dec(stored));
   const body = {
     orgUserId: old.orgUserId,
-    clientOrderId: input.clientOrderId,
+    clientOrderId,
     symbol: old.symbol,
     side: old.side,
     type: old.type,
@@ -133,7 +135,7 @@ function replacement(old: Order, input: ReplaceOrderDto): CreateOrderDto {
     timeInForce,
     limitPrice: price(input.limitPrice, old.limitPrice),
     stopPrice: price(input.stopPrice, old.stopPrice),
-    expireAt: input.expireAt ?? (keepExpiry ? old.expireAt!.toISOString() : undefined),
+    expireAt: input.expireAt ?? (keepExpiry ? old.expireAt?.toISOString() : undefined),
   };
   return Object.fromEntries(
     Object.entries(body).filter(([, value]) => value !== undefined),

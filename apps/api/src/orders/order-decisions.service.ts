@@ -73,7 +73,8 @@ export class OrderDecisions {
     request: OrderRequest,
     facts: TradingFacts,
   ): Promise<Outcome> {
-    const markPrice = facts.markPrice!;
+    const { markPrice } = facts;
+    if (!markPrice) throw new Error('a MARKET order on levels needs the operator price');
     const levels = takerSide((await this.lockMarket(manager, request)).book, request.side);
     const { fills, complete } =
       request.amountField === 'quantity'
@@ -96,7 +97,8 @@ export class OrderDecisions {
    * allows; the rest rests (GTC, DAY, GTD) or is cancelled (IOC); FOK is refused unless it fills in full.
    */
   async resting(manager: EntityManager, request: OrderRequest, facts: TradingFacts): Promise<Outcome> {
-    const terms = request.terms!;
+    const { terms } = request;
+    if (!terms) throw new Error('an order other than MARKET has terms');
     const { markPrice } = facts;
     const price = holdPrice(terms.limitPrice, terms.stopPrice);
     const sizing = {
@@ -151,7 +153,7 @@ function filled(
   fromLevels: boolean,
 ): Outcome {
   const { costs, totals } = costFills(request.side, NO_FILLS, fills, facts.policy);
-  const last = costs.length > 0 ? costs[costs.length - 1]!.price : null;
+  const last = costs.at(-1)?.price ?? null;
   return {
     status: 'COMPLETED',
     amounts: orderAmounts(request, totals, last),

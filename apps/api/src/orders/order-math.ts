@@ -1,6 +1,6 @@
 // What an order is worth, whether it may trade, and what its fill costs: pure functions over Decimal, so
 // every check and amount is exact (docs/decisions.md, "Orders: amounts" and "Orders: the checks and limits").
-import type { Order, OrderAmountField, OrgPolicy } from '@svc/db';
+import { Order, type OrderAmountField, type OrgPolicy } from '@svc/db';
 import type {
   OrderRejectionReason,
   OrderSide,
@@ -258,4 +258,9 @@ export function newOrder(
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
+}
+
+/** `order` with `changes`, as a new row (the entity is a class, which a spread would not keep). */
+export function changed(order: Order, changes: Partial<Order>): Order {
+  return Object.assign(new Order(), order, changes);
 }

@@ -213,7 +213,8 @@ export class OrderSweepRepository {
        RETURNING o.updated_at AS now`,
       values,
     );
-    for (const order of orders) order.updatedAt = row!.now;
+    if (!row) throw new Error('UPDATE orders returned no row');
+    for (const order of orders) order.updatedAt = row.now;
   }
 }
 
@@ -227,5 +228,5 @@ function sqlType(type: string): string {
 }
 
 function stored(value: unknown): unknown {
-  return Dec.isDecimal(value) ? (value as Dec).toFixed() : (value ?? null);
+  return Dec.isDecimal(value) ? value.toFixed() : (value ?? null);
 }

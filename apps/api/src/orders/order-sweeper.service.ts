@@ -17,6 +17,7 @@ import { LOGGER } from '../common/logger.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { ExecutionRepository, type FillRow } from './execution.repository.js';
+import { changed } from './order-math.js';
 import { orderRecord } from './order.view.js';
 import { type BatchFacts, OrderSweepRepository } from './order-sweep.repository.js';
 import { decideResting, type UserFacts } from './resting.js';
@@ -110,7 +111,7 @@ export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
   /** One batch of expired orders: EXPIRED, the rest no longer reserved; answers how many. */
   private async expireBatch(manager: EntityManager): Promise<number> {
     const orders = await this.sweeps.lockExpired(manager, SWEEP_BATCH);
-    const expired = orders.map((order): Order => ({ ...order, status: 'EXPIRED' }));
+    const expired = orders.map((order) => changed(order, { status: 'EXPIRED' }));
     await this.write(manager, expired, []);
     return orders.length;
   }
@@ -178,7 +179,7 @@ export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
 function userFacts(facts: BatchFacts): Map<string, UserFacts> {
   const users = new Map<string, UserFacts>();
   for (const user of facts.users) {
-    users.set(String(user.id), {
+    users.set(user.id, {
       userStatus: user.user_status,
       kyc: user.kyc,
       tnc: user.tnc,
@@ -188,12 +189,11 @@ function userFacts(facts: BatchFacts): Map<string, UserFacts> {
       holds: new Map(),
     });
   }
-  for (const row of facts.positions)
-    users.get(String(row.user_id))?.positions.set(row.asset, new Dec(row.quantity));
-  for (const row of facts.traded) users.get(String(row.user_id))?.traded.set(row.quote, new Dec(row.amount));
+  for (const row of facts.positions) users.get(row.user_id)?.positions.set(row.asset, new Dec(row.quantity));
+  for (const row of facts.traded) users.get(row.user_id)?.traded.set(row.quote, new Dec(row.amount));
   for (const row of facts.open) {
     const { base, quote } = pairOf(row.symbol);
-    users.get(String(row.user_id))?.holds.set(String(row.id), {
+    users.get(row.user_id)?.holds.set(row.id, {
       side: row.side,
       base,
       quote,

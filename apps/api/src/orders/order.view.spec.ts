@@ -1,6 +1,6 @@
 // The order record as the api answers and sends it: the fields of ORDER_SCHEMA (@svc/protocol), in its
 // order, which is the order of the serialised record.
-import type { Order as OrderRow } from '@svc/db';
+import { Order as OrderRow } from '@svc/db';
 import { ORDER_SCHEMA, parseOrder } from '@svc/protocol';
 
 import { orderRecord } from './order.view.js';
@@ -49,8 +49,7 @@ describe('orderRecord', () => {
 
 describe('orderRecord of an order other than MARKET', () => {
   it('has every field of the schema in its order, the lifecycle fields null where they do not apply', () => {
-    const limit = {
-      ...row,
+    const limit = Object.assign(new OrderRow(), row, {
       type: 'LIMIT',
       timeInForce: 'GTD',
       limitPrice: '49000.50000000',
@@ -58,7 +57,7 @@ describe('orderRecord of an order other than MARKET', () => {
       expireAt: new Date('2026-01-16T00:00:00.000Z'),
       cancelReason: null,
       replaces: '1000',
-    } as OrderRow;
+    });
     const parsed = parseOrder(JSON.parse(JSON.stringify(orderRecord(limit))));
     expect(Object.keys(parsed)).toEqual(Object.keys(ORDER_SCHEMA.properties));
     expect(parsed).toMatchObject({

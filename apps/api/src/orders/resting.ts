@@ -9,7 +9,7 @@ import { amountText, Dec } from '../common/decimal.js';
 import { pairOf } from '../common/assets.js';
 import { costFills, executedAmounts, type FillCost, totalsOf } from './fill-math.js';
 import { consume, executionLimit, matchQuantity, takerSide } from './matching.js';
-import { failedCheck, type TradingFacts } from './order-math.js';
+import { changed, failedCheck, type TradingFacts } from './order-math.js';
 import { holdPrice, holdValue, type OpenHold, reservationsOf } from './reservations.js';
 import type { PairMarket } from './execution.repository.js';
 
@@ -63,7 +63,7 @@ export function decideResting(
   );
   if (reason !== null) {
     user.holds.delete(order.id);
-    return { kind: 'cancel', order: { ...order, status: 'CANCELLED', cancelReason: reason } };
+    return { kind: 'cancel', order: changed(order, { status: 'CANCELLED', cancelReason: reason }) };
   }
   const levels = takerSide(market.book, order.side);
   const limit = executionLimit(order.type, decimal(order.limitPrice));
@@ -76,12 +76,11 @@ export function decideResting(
   return {
     kind: 'fill',
     fills: costs,
-    order: {
-      ...order,
-      ...executedAmounts(totals, costs[costs.length - 1]!.price),
+    order: changed(order, {
+      ...executedAmounts(totals, costs.at(-1)?.price ?? null),
       quoteQuantity: amountText(totals.net),
       status: done ? 'COMPLETED' : 'PARTIALLY_FILLED',
-    },
+    }),
   };
 }
 
