@@ -42,6 +42,21 @@ const MARKETS = `
     FROM prices p
    WHERE $1::text[] IS NULL OR p.symbol = ANY($1::text[])`;
 
+/** The columns a decision about an order changes. */
+const DECIDED = new Set([
+  'status',
+  'quoteQuantity',
+  'filled',
+  'price',
+  'averagePrice',
+  'baseAveragePrice',
+  'commissionAmount',
+  'vatAmount',
+  'netExecutedAmount',
+  'totalExecutedAmount',
+  'cancelReason',
+]);
+
 /** The user of a batch's order, locked, with the organisation's policy. */
 export interface SweptUser {
   readonly id: string;
@@ -51,26 +66,48 @@ export interface SweptUser {
   readonly policy: OrgPolicy;
 }
 
-/** An open order of a batch's user, as the limits see it (text amounts). */
-export interface OpenRow {
-  readonly id: string;
+/** What a user's open orders reserve, summed by side and by quote currency or base asset (text amounts). */
+export interface HeldRow {
   readonly user_id: string;
   readonly side: OrderSide;
-  readonly symbol: string;
-  readonly remaining: string;
-  readonly hold_price: string;
-  readonly commission_rate: string;
-  readonly vat_rate: string;
+  /** The quote currency (by quote) or the base asset (by base). */
+  readonly code: string;
+  /** By quote: BUYs with fees and VAT, SELLs at their price; by base: the unfilled quantity. */
+  readonly amount: string;
+}
+
+/** Which facts the batch's checks need beyond the users and their positions: only what a limit reads. */
+export interface FactNeeds {
+  /** Users with a TOTAL_LIMIT: the day's executed amount. */
+  readonly traded: readonly string[];
+  /** Users with a TOTAL_LIMIT or TOTAL_EXPOSURE: their reservations by quote currency. */
+  readonly byQuote: readonly string[];
+  /** Users with a SELL in the batch or an ASSET_EXPOSURE: their reservations of these base assets. */
+  readonly byBase: readonly string[];
+  readonly bases: readonly string[];
+  /** Whether a TOTAL_EXPOSURE values positions at operator prices. */
+  readonly prices: boolean;
 }
 
 /** The facts of a batch's users, read with them locked. */
 export interface BatchFacts {
-  readonly users: SweptUser[];
   readonly positions: { user_id: string; asset: string; quantity: string }[];
   readonly traded: { user_id: string; quote: string; amount: string }[];
-  readonly open: OpenRow[];
+  readonly byQuote: HeldRow[];
+  readonly byBase: HeldRow[];
   readonly prices: { symbol: string; price: string }[];
 }
+
+// What each open order reserves, exactly as reservations.ts computes it (round() of numeric is half up for
+// these positive amounts): a BUY its net at its hold price with commission and VAT, a SELL its net.
+const HOLDS = `
+  SELECT user_id, side, split_part(symbol, '_', 1) AS base, commission_asset AS quote, remaining, net,
+         CASE WHEN side = 'BUY'
+              THEN net + round(net * commission_rate, 8) + round(round(net * commission_rate, 8) * vat_rate, 8)
+              ELSE net END AS amount
+    FROM (SELECT user_id, side, symbol, commission_asset, commission_rate, vat_rate, quantity - filled AS remaining,
+                 round((quantity - filled) * coalesce(limit_price, stop_price), 8) AS net
+            FROM orders WHERE user_id = ANY($1::bigint[]) AND ${OPEN}) o`;
 
 @Injectable()
 export class OrderSweepRepository {
@@ -157,48 +194,68 @@ export class OrderSweepRepository {
     return rows.map((row) => Object.assign(new Order(), row));
   }
 
-  /** Locks the users (in id order, as every sweep does) and reads what their checks need. */
-  async lockFacts(manager: EntityManager, userIds: readonly string[]): Promise<BatchFacts> {
+  /** Locks the batch's users, in id order as every sweep does, with their organisations' policies. */
+  lockUsers(manager: EntityManager, userIds: readonly string[]): Promise<SweptUser[]> {
     const ids = [...new Set(userIds)].sort((a, b) => Number(a) - Number(b));
-    const users = await query<SweptUser>(
+    return query<SweptUser>(
       manager,
       `SELECT u.id, u.user_status, u.kyc, u.tnc, o.policy FROM users u JOIN organisations o ON o.id = u.org_id
         WHERE u.id = ANY($1::bigint[]) ORDER BY u.id FOR UPDATE OF u`,
       [ids],
     );
-    const positions = await query<BatchFacts['positions'][number]>(
-      manager,
-      'SELECT user_id, asset, quantity::text FROM positions WHERE user_id = ANY($1::bigint[])',
-      [ids],
-    );
-    const traded = await query<BatchFacts['traded'][number]>(
-      manager,
-      `SELECT user_id, commission_asset AS quote, sum(net_executed_amount)::text AS amount
-         FROM orders
-        WHERE user_id = ANY($1::bigint[]) AND filled > 0 AND created_at >= date_trunc('day', now(), 'UTC')
-        GROUP BY 1, 2`,
-      [ids],
-    );
-    const open = await query<OpenRow>(
-      manager,
-      `SELECT id, user_id, side, symbol, (quantity - filled)::text AS remaining,
-              coalesce(limit_price, stop_price)::text AS hold_price, commission_rate::text, vat_rate::text
-         FROM orders WHERE user_id = ANY($1::bigint[]) AND ${OPEN}`,
-      [ids],
-    );
-    const prices = await query<BatchFacts['prices'][number]>(
-      manager,
-      'SELECT symbol, price::text FROM prices',
-    );
-    return { users, positions, traded, open, prices };
   }
 
-  /** Writes the decided orders back (every column but the key and creation), one statement; sets updatedAt. */
+  /**
+   * What the checks of the locked users need, each read only for the users whose limits need it: a batch of
+   * users without limits reads their positions alone.
+   */
+  async readFacts(manager: EntityManager, userIds: readonly string[], needs: FactNeeds): Promise<BatchFacts> {
+    const positions = await query<BatchFacts['positions'][number]>(
+      manager,
+      'SELECT user_id, asset, quantity::text FROM positions WHERE user_id = ANY($1::bigint[]) AND quantity > 0',
+      [userIds],
+    );
+    const traded =
+      needs.traded.length === 0
+        ? []
+        : await query<BatchFacts['traded'][number]>(
+            manager,
+            `SELECT user_id, commission_asset AS quote, sum(net_executed_amount)::text AS amount
+               FROM orders
+              WHERE user_id = ANY($1::bigint[]) AND filled > 0 AND created_at >= date_trunc('day', now(), 'UTC')
+              GROUP BY 1, 2`,
+            [needs.traded],
+          );
+    const byQuote =
+      needs.byQuote.length === 0
+        ? []
+        : await query<HeldRow>(
+            manager,
+            `SELECT user_id, side, quote AS code, sum(amount)::text AS amount FROM (${HOLDS}) h GROUP BY 1, 2, 3`,
+            [needs.byQuote],
+          );
+    const byBase =
+      needs.byBase.length === 0
+        ? []
+        : await query<HeldRow>(
+            manager,
+            `SELECT user_id, side, base AS code, sum(remaining)::text AS amount FROM (${HOLDS}) h
+              WHERE base = ANY($2::text[]) GROUP BY 1, 2, 3`,
+            [needs.byBase, needs.bases],
+          );
+    const prices = needs.prices
+      ? await query<BatchFacts['prices'][number]>(manager, 'SELECT symbol, price::text FROM prices')
+      : [];
+    return { positions, traded, byQuote, byBase, prices };
+  }
+
+  /**
+   * Writes back what a sweep, a cancel or an expiry decides (status, fill amounts, cancel reason), one
+   * statement for the whole batch; sets updatedAt.
+   */
   async update(manager: EntityManager, orders: readonly Order[]): Promise<void> {
     if (orders.length === 0) return;
-    const changing = this.columns.filter(
-      ({ property }) => !['id', 'createdAt', 'updatedAt', 'orgId', 'userId'].includes(property),
-    );
+    const changing = this.columns.filter(({ property }) => DECIDED.has(property));
     const values: unknown[][] = [orders.map((order) => order.id)];
     for (const { property } of changing) {
       values.push(orders.map((order) => stored((order as unknown as Record<string, unknown>)[property])));

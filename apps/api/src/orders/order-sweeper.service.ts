@@ -19,11 +19,19 @@ import { OutboxService } from '../outbox/outbox.service.js';
 import { ExecutionRepository, type FillRow } from './execution.repository.js';
 import { changed } from './order-math.js';
 import { orderRecord } from './order.view.js';
-import { type BatchFacts, OrderSweepRepository } from './order-sweep.repository.js';
+import {
+  type BatchFacts,
+  type FactNeeds,
+  OrderSweepRepository,
+  type SweptUser,
+} from './order-sweep.repository.js';
 import { decideResting, type UserFacts } from './resting.js';
 
-/** Orders locked and decided per transaction. */
-export const SWEEP_BATCH = 1000;
+/**
+ * Orders locked and decided per transaction: each batch reads the pairs' open orders once, so larger
+ * batches cost less per order, while one transaction stays short enough not to hold a pair for long.
+ */
+export const SWEEP_BATCH = 5000;
 
 export interface SweepResult {
   /** Orders whose status or fills changed. */
@@ -125,11 +133,16 @@ export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
     if (pairs.length === 0) return { locked: 0, decided: 0 };
     const orders = await this.sweeps.lockCrossing(manager, pairs, SWEEP_BATCH);
     if (orders.length === 0) return { locked: 0, decided: 0 };
-    const facts = await this.sweeps.lockFacts(
+    const locked = await this.sweeps.lockUsers(
       manager,
       orders.map((order) => order.userId),
     );
-    const users = userFacts(facts);
+    const facts = await this.sweeps.readFacts(
+      manager,
+      locked.map((user) => user.id),
+      factNeeds(orders, locked),
+    );
+    const users = userFacts(locked, facts);
     const prices = new Map(facts.prices.map(({ symbol, price }) => [symbol, new Dec(price)]));
     const markets = await this.execution.lockMarkets(
       manager,
@@ -175,10 +188,27 @@ export class OrderSweeperService implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+/** What the batch's checks read beyond positions: only what the users' limits need. */
+function factNeeds(orders: readonly Order[], users: readonly SweptUser[]): FactNeeds {
+  const has = (limits: Readonly<Record<string, string>> | undefined) => Object.keys(limits ?? {}).length > 0;
+  const sellers = new Set(orders.filter((order) => order.side === 'SELL').map((order) => order.userId));
+  return {
+    traded: users.filter((user) => has(user.policy.totalLimit)).map((user) => user.id),
+    byQuote: users
+      .filter((user) => has(user.policy.totalLimit) || has(user.policy.totalExposure))
+      .map((user) => user.id),
+    byBase: users
+      .filter((user) => sellers.has(user.id) || has(user.policy.assetExposure))
+      .map((user) => user.id),
+    bases: [...new Set(orders.map((order) => pairOf(order.symbol).base))],
+    prices: users.some((user) => has(user.policy.totalExposure)),
+  };
+}
+
 /** Each user's facts of the batch, by user id. */
-function userFacts(facts: BatchFacts): Map<string, UserFacts> {
+function userFacts(locked: readonly SweptUser[], facts: BatchFacts): Map<string, UserFacts> {
   const users = new Map<string, UserFacts>();
-  for (const user of facts.users) {
+  for (const user of locked) {
     users.set(user.id, {
       userStatus: user.user_status,
       kyc: user.kyc,
@@ -186,21 +216,25 @@ function userFacts(facts: BatchFacts): Map<string, UserFacts> {
       policy: user.policy,
       positions: new Map(),
       traded: new Map(),
-      holds: new Map(),
+      byQuote: new Map(),
+      byBase: new Map(),
     });
   }
   for (const row of facts.positions) users.get(row.user_id)?.positions.set(row.asset, new Dec(row.quantity));
   for (const row of facts.traded) users.get(row.user_id)?.traded.set(row.quote, new Dec(row.amount));
-  for (const row of facts.open) {
-    const { base, quote } = pairOf(row.symbol);
-    users.get(row.user_id)?.holds.set(row.id, {
-      side: row.side,
-      base,
-      quote,
-      remaining: new Dec(row.remaining),
-      price: new Dec(row.hold_price),
-      rates: { commissionRate: row.commission_rate, vatRate: row.vat_rate },
-    });
+  for (const row of facts.byQuote) {
+    const held = users.get(row.user_id)?.byQuote;
+    const entry = held?.get(row.code) ?? { all: new Dec(0), buy: new Dec(0) };
+    entry.all = entry.all.plus(row.amount);
+    if (row.side === 'BUY') entry.buy = entry.buy.plus(row.amount);
+    held?.set(row.code, entry);
+  }
+  for (const row of facts.byBase) {
+    const held = users.get(row.user_id)?.byBase;
+    const entry = held?.get(row.code) ?? { buy: new Dec(0), sell: new Dec(0) };
+    if (row.side === 'BUY') entry.buy = entry.buy.plus(row.amount);
+    else entry.sell = entry.sell.plus(row.amount);
+    held?.set(row.code, entry);
   }
   return users;
 }

@@ -3,14 +3,14 @@
 // what its pair's book offers within its limit. Pure over the facts the sweep read for the batch, which it
 // updates as the batch's fills happen, so that one user's orders in one batch see each other.
 import type { Order, OrgPolicy } from '@svc/db';
-import type { UserStatus } from '@svc/protocol';
+import type { OrderSide, UserStatus } from '@svc/protocol';
 
 import { amountText, Dec } from '../common/decimal.js';
 import { pairOf } from '../common/assets.js';
 import { costFills, executedAmounts, type FillCost, totalsOf } from './fill-math.js';
 import { consume, executionLimit, matchQuantity, takerSide } from './matching.js';
 import { changed, failedCheck, type TradingFacts } from './order-math.js';
-import { holdPrice, holdValue, type OpenHold, reservationsOf } from './reservations.js';
+import { holdPrice, holdValue } from './reservations.js';
 import type { PairMarket } from './execution.repository.js';
 
 /** One user of a batch: what the checks look at, kept current over the batch. */
@@ -21,10 +21,12 @@ export interface UserFacts {
   readonly policy: OrgPolicy;
   /** Asset code to quantity held. */
   readonly positions: Map<string, Dec>;
-  /** Quote currency to the net amount filled today (UTC). */
+  /** Quote currency to the net amount executed by the orders placed today (UTC). */
   readonly traded: Map<string, Dec>;
-  /** The user's open orders by id. */
-  readonly holds: Map<string, OpenHold>;
+  /** What the user's open orders reserve by quote currency: all of them, and the BUYs alone. */
+  readonly byQuote: Map<string, { all: Dec; buy: Dec }>;
+  /** What the user's open orders reserve by base asset: the BUYs' and the SELLs' unfilled quantities. */
+  readonly byBase: Map<string, { buy: Dec; sell: Dec }>;
 }
 
 export type RestingDecision =
@@ -46,7 +48,7 @@ export function decideResting(
   const remaining = new Dec(order.quantity).minus(order.filled);
   const rates = { commissionRate: order.commissionRate, vatRate: order.vatRate };
   const price = holdPrice(decimal(order.limitPrice), decimal(order.stopPrice));
-  const others = [...user.holds].filter(([id]) => id !== order.id).map(([, hold]) => hold);
+  const own = holdValue(order.side, remaining, price, rates);
   const reason = failedCheck(
     {
       orgUserId: order.orgUserId,
@@ -58,11 +60,11 @@ export function decideResting(
       amountField: 'quantity',
       amount: remaining,
     },
-    factsOf(user, base, quote, others, prices, market.last),
-    { quantity: remaining, value: holdValue(order.side, remaining, price, rates) },
+    factsOf(user, order.side, base, quote, { remaining, amount: own }, prices, market.last),
+    { quantity: remaining, value: own },
   );
   if (reason !== null) {
-    user.holds.delete(order.id);
+    release(user, order.side, base, quote, { remaining, amount: own });
     return { kind: 'cancel', order: changed(order, { status: 'CANCELLED', cancelReason: reason }) };
   }
   const levels = takerSide(market.book, order.side);
@@ -72,7 +74,10 @@ export function decideResting(
   consume(levels, matched);
   const { costs, totals } = costFills(order.side, totalsOf(order), matched, rates);
   const done = totals.filled.eq(order.quantity);
-  moveFacts(user, order, base, quote, costs, done);
+  moveFacts(user, order, base, quote, costs);
+  const rest = remaining.minus(totals.filled.minus(order.filled));
+  const after = done ? new Dec(0) : holdValue(order.side, rest, price, rates);
+  release(user, order.side, base, quote, { remaining: remaining.minus(rest), amount: own.minus(after) });
   return {
     kind: 'fill',
     fills: costs,
@@ -84,15 +89,25 @@ export function decideResting(
   };
 }
 
-/** The facts of one check, from the user's current facts and the other open orders' reservations. */
+/** What one order reserves: its unfilled quantity, and its amount in the quote currency. */
+interface Hold {
+  readonly remaining: Dec;
+  readonly amount: Dec;
+}
+
+/** The facts of one check, from the user's current facts less what the order itself reserves. */
 function factsOf(
   user: UserFacts,
+  side: OrderSide,
   base: string,
   quote: string,
-  others: readonly OpenHold[],
+  own: Hold,
   prices: ReadonlyMap<string, Dec>,
   last: Dec | null,
 ): TradingFacts {
+  const byQuote = user.byQuote.get(quote);
+  const byBase = user.byBase.get(base);
+  const buy = side === 'BUY';
   return {
     userStatus: user.userStatus,
     kyc: user.kyc,
@@ -103,8 +118,29 @@ function factsOf(
     holding: user.positions.get(base) ?? new Dec(0),
     tradedToday: user.traded.get(quote) ?? new Dec(0),
     holdingsValue: valuation(user.positions, quote, prices),
-    reserved: reservationsOf(others, base, quote),
+    // Read only where a limit needs them (order-sweep.repository.ts): absent, nothing reads them.
+    reserved: {
+      quote: byQuote ? byQuote.all.minus(own.amount) : new Dec(0),
+      buyQuote: byQuote ? byQuote.buy.minus(buy ? own.amount : 0) : new Dec(0),
+      buyBase: byBase ? byBase.buy.minus(buy ? own.remaining : 0) : new Dec(0),
+      sellBase: byBase ? byBase.sell.minus(buy ? 0 : own.remaining) : new Dec(0),
+    },
   };
+}
+
+/** The user's reservations less `hold` (what a fill or a cancel released), where they were read. */
+function release(user: UserFacts, side: OrderSide, base: string, quote: string, hold: Hold): void {
+  const buy = side === 'BUY';
+  const byQuote = user.byQuote.get(quote);
+  if (byQuote) {
+    byQuote.all = byQuote.all.minus(hold.amount);
+    if (buy) byQuote.buy = byQuote.buy.minus(hold.amount);
+  }
+  const byBase = user.byBase.get(base);
+  if (byBase) {
+    if (buy) byBase.buy = byBase.buy.minus(hold.remaining);
+    else byBase.sell = byBase.sell.minus(hold.remaining);
+  }
 }
 
 /** The positions' value in `quote` at operator prices, or null when one of them has no price in it. */
@@ -123,26 +159,12 @@ export function valuation(
   return value;
 }
 
-function moveFacts(
-  user: UserFacts,
-  order: Order,
-  base: string,
-  quote: string,
-  costs: readonly FillCost[],
-  done: boolean,
-): void {
+function moveFacts(user: UserFacts, order: Order, base: string, quote: string, costs: readonly FillCost[]) {
   for (const cost of costs) {
     const held = user.positions.get(base) ?? new Dec(0);
     user.positions.set(base, order.side === 'BUY' ? held.plus(cost.quantity) : held.minus(cost.quantity));
     user.traded.set(quote, (user.traded.get(quote) ?? new Dec(0)).plus(cost.net));
   }
-  const hold = user.holds.get(order.id);
-  if (done || !hold) {
-    user.holds.delete(order.id);
-    return;
-  }
-  const filled = costs.reduce((sum, cost) => sum.plus(cost.quantity), new Dec(0));
-  user.holds.set(order.id, { ...hold, remaining: hold.remaining.minus(filled) });
 }
 
 function decimal(text: string | null): Dec | null {
