@@ -4,6 +4,7 @@
 // on one instance only while several are up.
 import { binanceDepth, binanceTrade, combined, SUBSCRIBED } from './support/binance-samples.js';
 import { ApiFixture } from './support/app-fixture.js';
+import { Trading } from './support/trading.js';
 import { eventually, LocalExchange } from './support/local-exchange.js';
 import { MARKET_DATA_SINK, type MarketDataSink } from '../src/market-data/market-data.js';
 import { MarketDataService } from '../src/market-data/market-data.service.js';
@@ -32,6 +33,11 @@ describe('market data: the Binance feed', () => {
   const ticks = (symbol: string) =>
     api.rows<{ price: string; at: Date; source: string }>(
       'SELECT price, at, source FROM price_ticks WHERE symbol = $1 ORDER BY at, id',
+      [symbol],
+    );
+  const levels = (symbol: string) =>
+    api.rows<{ side: string; price: string; size: string }>(
+      'SELECT side, price, size FROM price_levels WHERE symbol = $1 ORDER BY side, price',
       [symbol],
     );
   const trade = (symbol: string, p: string, T: number) =>
@@ -112,6 +118,54 @@ describe('market data: the Binance feed', () => {
     }
     // Books change no price.
     expect(await price('BTC_EUR')).toBe('91234.56780000');
+  });
+
+  it("makes a book the pair's price levels, and a resting order that now crosses fills from them", async () => {
+    const trading = await Trading.start(api);
+    const orgUserId = await trading.user();
+    // The ask is above the limit: the order rests.
+    exchange.send(
+      combined('etheur@depth20@100ms', binanceDepth([['99.00000000', '5.00000000']], [['101.5', '2']])),
+    );
+    await eventually(async () => (await levels('ETH_EUR')).length === 2);
+    const order = await trading.placed({ orgUserId, symbol: 'ETH_EUR', quantity: 3, limitPrice: 101 });
+    expect(order).toMatchObject({ status: 'PENDING', filled: 0 });
+    // The next book offers 2 at 100.9: the order takes them, and the rest waits.
+    exchange.send(
+      combined(
+        'etheur@depth20@100ms',
+        binanceDepth(
+          [['99.00000000', '5.00000000']],
+          [
+            ['100.9', '2'],
+            ['101.2', '4'],
+          ],
+        ),
+      ),
+    );
+    await eventually(async () => (await trading.fills(order.id)).length === 1);
+    expect(await trading.fills(order.id)).toEqual([
+      expect.objectContaining({ price: '100.90000000', quantity: '2.00000000' }),
+    ]);
+    // The level it took from is spent, until the feed's next book replaces it.
+    expect(await levels('ETH_EUR')).toEqual([
+      { side: 'ASK', price: '100.90000000', size: '0.00000000' },
+      { side: 'ASK', price: '101.20000000', size: '4.00000000' },
+      { side: 'BID', price: '99.00000000', size: '5.00000000' },
+    ]);
+    const [stored] = await api.rows<{ status: string; filled: string }>(
+      'SELECT status, filled FROM orders WHERE id = $1',
+      [order.id],
+    );
+    expect(stored).toEqual({ status: 'PARTIALLY_FILLED', filled: '2.00000000' });
+  });
+
+  it('leaves out a crossed book, keeping the levels it had', async () => {
+    const before = await levels('ETH_EUR');
+    exchange.send(combined('etheur@depth20@100ms', binanceDepth([['102', '1']], [['101', '1']])));
+    exchange.send(trade('ETHEUR', '100.5', Date.now()));
+    await eventually(async () => (await price('ETH_EUR')) === '100.50000000');
+    expect(await levels('ETH_EUR')).toEqual(before);
   });
 
   it('skips a malformed message and a price of more than 8 decimals, and reads on', async () => {

@@ -33,11 +33,38 @@ export type UserType = (typeof USER_TYPES)[number];
 export const ORDER_SIDES = ['BUY', 'SELL'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
 
-export const ORDER_TYPES = ['MARKET'] as const;
+/** MARKET fills at once; LIMIT, STOP and STOP_LIMIT may rest (docs/api-guide.md#orders). */
+export const ORDER_TYPES = ['MARKET', 'LIMIT', 'STOP', 'STOP_LIMIT'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
-export const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED', 'FAILED'] as const;
+/** How long an order other than MARKET may rest; a MARKET order fills in full at once or is refused. */
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'DAY', 'GTD'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
+
+/**
+ * PENDING rests with nothing filled, PARTIALLY_FILLED rests with some; COMPLETED, CANCELLED, EXPIRED,
+ * REJECTED and FAILED are final.
+ */
+export const ORDER_STATUSES = [
+  'PENDING',
+  'PARTIALLY_FILLED',
+  'COMPLETED',
+  'CANCELLED',
+  'EXPIRED',
+  'REJECTED',
+  'FAILED',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The statuses of an order that may still fill. */
+export const OPEN_ORDER_STATUSES = ['PENDING', 'PARTIALLY_FILLED'] as const;
+
+/**
+ * Why an order is CANCELLED: asked for (REQUESTED), replaced by a new order (REPLACED), the rest of an IOC
+ * order (IMMEDIATE_OR_CANCEL), or a check that failed at a later fill (one of ORDER_REJECTION_REASONS).
+ */
+export const ORDER_CANCEL_REASONS = ['REQUESTED', 'REPLACED', 'IMMEDIATE_OR_CANCEL'] as const;
+export type OrderCancelReason = (typeof ORDER_CANCEL_REASONS)[number];
 
 /**
  * Why an order is REJECTED (a failed check, in the order they are made) or FAILED (VENUE_ERROR). The
@@ -57,6 +84,7 @@ export const ORDER_REJECTION_REASONS = [
   'TOTAL_EXPOSURE',
   'ASSET_EXPOSURE',
   'VENUE_ERROR',
+  'INSUFFICIENT_LIQUIDITY',
 ] as const;
 export type OrderRejectionReason = (typeof ORDER_REJECTION_REASONS)[number];
 

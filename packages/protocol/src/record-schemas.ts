@@ -10,8 +10,10 @@ import {
   ORDER_REJECTION_REASONS,
   ORDER_SIDES,
   ORDER_STATUSES,
+  ORDER_CANCEL_REASONS,
   ORDER_TYPES,
   SYSTEM_NOTICES,
+  TIME_IN_FORCE,
   USER_STATUSES,
   USER_TYPES,
   type EntityName,
@@ -65,6 +67,13 @@ export const KYC_DOCUMENT_USER_SCHEMA = recordSchema(
   },
 );
 
+/** An optional amount of the order lifecycle: null where the order's type has none. */
+const optionalAmount = <const E extends number>(description: string, example: E) =>
+  ({ type: ['number', 'null'], description, examples: [example] }) as const;
+
+// A MARKET order's record is the contract's 25 fields and nothing more; an order of another type adds
+// timeInForce, limitPrice, stopPrice, expireAt, cancelReason and replaces, null where they do not apply
+// (docs/api-guide.md#orders).
 export const ORDER_SCHEMA = recordSchema(
   'An order, as answered and as sent in Orders events; amounts with exactly their stored digits',
   {
@@ -84,6 +93,19 @@ export const ORDER_SCHEMA = recordSchema(
     },
     side: enumSchema(ORDER_SIDES),
     type: enumSchema(ORDER_TYPES),
+    timeInForce: {
+      ...enumSchema(TIME_IN_FORCE),
+      description:
+        'How long the order may rest (absent on MARKET orders, which fill in full at once or are refused)',
+    },
+    limitPrice: optionalAmount('LIMIT and STOP_LIMIT: the worst price the order fills at', 49000),
+    stopPrice: optionalAmount('STOP and STOP_LIMIT: the last price that triggers the order', 51000),
+    expireAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When a DAY or GTD order expires (ISO 8601, UTC); null for GTC, IOC and FOK',
+      examples: [EXAMPLE_TIME],
+    },
     quantity: amount(0.01),
     quoteQuantity: amount(500),
     filled: amount(0.01),
@@ -103,9 +125,19 @@ export const ORDER_SCHEMA = recordSchema(
       type: ['string', 'null'],
       description: `Why the order is REJECTED or FAILED, null otherwise: ${ORDER_REJECTION_REASONS.join(', ')} (new reasons may appear)`,
     },
+    cancelReason: {
+      type: ['string', 'null'],
+      description: `Why the order is CANCELLED, null otherwise: ${ORDER_CANCEL_REASONS.join(', ')}, or the check that failed at a later fill (a rejection reason)`,
+    },
+    replaces: {
+      type: ['integer', 'null'],
+      description: 'The id of the order this one replaced, or null',
+      examples: [1000],
+    },
     createdAt: timestamp,
     updatedAt: timestamp,
   },
+  ['timeInForce', 'limitPrice', 'stopPrice', 'expireAt', 'cancelReason', 'replaces'],
 );
 
 export const ACTIONS_DATA_SCHEMA = recordSchema(

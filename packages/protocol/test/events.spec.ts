@@ -194,7 +194,7 @@ describe('parseWebhookEvent rejects, naming the field', () => {
     // values outside the known sets
     ['event.entity', 'Trades', oneOf(ENTITY_NAMES, 'Trades'), orders],
     ['data.side', 'HOLD', oneOf(ORDER_SIDES, 'HOLD'), orders],
-    ['data.type', 'LIMIT', oneOf(ORDER_TYPES, 'LIMIT'), orders],
+    ['data.type', 'ICEBERG', oneOf(ORDER_TYPES, 'ICEBERG'), orders],
     ['data.status', 'OPEN', oneOf(ORDER_STATUSES, 'OPEN'), orders],
     ['data.userStatus', 'active', oneOf(USER_STATUSES, 'active'), users],
     ['data.userType', 'ROBOT', oneOf(USER_TYPES, 'ROBOT'), users],

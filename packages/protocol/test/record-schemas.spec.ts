@@ -4,6 +4,7 @@
 import {
   EVENT_ENVELOPE_SCHEMA,
   EventParseError,
+  ORDER_SCHEMA,
   RECORD_SCHEMAS,
   eventEnvelopeSchema,
   parseActionsData,
@@ -23,6 +24,16 @@ import {
 } from '../src/index.js';
 
 type RecordName = keyof typeof RECORD_SCHEMAS;
+
+/** The fields an order other than MARKET adds to the contract's 25. */
+const ORDER_LIFECYCLE_FIELDS: readonly string[] = [
+  'timeInForce',
+  'limitPrice',
+  'stopPrice',
+  'expireAt',
+  'cancelReason',
+  'replaces',
+];
 
 const PARSERS: { readonly [N in RecordName]: (value: unknown) => unknown } = {
   User: parseUser,
@@ -61,10 +72,13 @@ function parseError(run: () => unknown): EventParseError {
 const records = Object.entries(RECORD_SCHEMAS) as [RecordName, (typeof RECORD_SCHEMAS)[RecordName]][];
 
 describe('each record schema', () => {
-  it('is closed and requires every field it lists', () => {
-    for (const [, schema] of records) {
+  it('is closed and requires every field it lists but the optional ones of the order lifecycle', () => {
+    for (const [name, schema] of records) {
       expect(schema.additionalProperties).toBe(false);
-      expect(schema.required).toEqual(Object.keys(schema.properties));
+      const optional = name === 'Order' ? ORDER_LIFECYCLE_FIELDS : [];
+      expect(schema.required).toEqual(
+        Object.keys(schema.properties).filter((field) => !optional.includes(field)),
+      );
     }
     expect(Object.values(sameTypes).every(Boolean)).toBe(true);
   });
@@ -77,16 +91,41 @@ describe('each record schema', () => {
     expect(parsed).toEqual(example);
   });
 
-  it.each(records)('%s: its parser refuses the record without any one of its fields', (name, schema) => {
-    const example = schemaExample(schema as JsonSchema) as Record<string, unknown>;
-    for (const field of Object.keys(schema.properties)) {
-      const rest = { ...example };
-      Reflect.deleteProperty(rest, field);
-      expect(parseError(() => PARSERS[name](rest))).toMatchObject({
-        path: field,
-        message: `${field}: missing`,
-      });
-    }
+  it.each(records)(
+    '%s: its parser refuses the record without any one of its required fields',
+    (name, schema) => {
+      const example = schemaExample(schema as JsonSchema) as Record<string, unknown>;
+      for (const field of schema.required as readonly string[]) {
+        const rest = { ...example };
+        Reflect.deleteProperty(rest, field);
+        expect(parseError(() => PARSERS[name](rest))).toMatchObject({
+          path: field,
+          message: `${field}: missing`,
+        });
+      }
+    },
+  );
+});
+
+describe('the order record', () => {
+  it('parses without the lifecycle fields, as a MARKET order is sent, keeping the contract fields in order', () => {
+    const example = schemaExample(ORDER_SCHEMA as JsonSchema) as Record<string, unknown>;
+    const market = Object.fromEntries(
+      Object.entries(example).filter(([field]) => !ORDER_LIFECYCLE_FIELDS.includes(field)),
+    );
+    const parsed = PARSERS.Order(market) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toHaveLength(25);
+    expect(parsed).toEqual(market);
+  });
+
+  it('refuses a lifecycle field of the wrong type', () => {
+    const example = schemaExample(ORDER_SCHEMA as JsonSchema) as Record<string, unknown>;
+    expect(parseError(() => PARSERS.Order({ ...example, limitPrice: '1' }))).toMatchObject({
+      path: 'limitPrice',
+    });
+    expect(parseError(() => PARSERS.Order({ ...example, timeInForce: 'FOREVER' }))).toMatchObject({
+      path: 'timeInForce',
+    });
   });
 });
 

@@ -14,6 +14,7 @@ import type {
   OrderType,
   Scope,
   SystemInformationData,
+  TimeInForce,
   User,
   UserStatus,
   WebhookEvent,
@@ -31,6 +32,7 @@ export type {
   OrderType,
   Scope,
   SystemInformationData,
+  TimeInForce,
   User,
   UserStatus,
 };
@@ -187,12 +189,39 @@ interface CreateOrderBase {
   readonly symbol: string;
   readonly side: OrderSide;
   readonly type: OrderType;
+  /** Not for MARKET orders: GTC (the default), IOC, FOK (LIMIT only), DAY or GTD (with expireAt). */
+  readonly timeInForce?: TimeInForce;
+  /** LIMIT and STOP_LIMIT: the worst price to fill at. */
+  readonly limitPrice?: number;
+  /** STOP and STOP_LIMIT: the last price that triggers the order. */
+  readonly stopPrice?: number;
+  /** GTD only: when the rest of the order expires (ISO 8601 with a zone), in the future. */
+  readonly expireAt?: string;
 }
 
-/** A market order by base quantity or by quote quantity, exactly one of the two. */
+/**
+ * An order by base quantity or (MARKET only) by quote quantity, exactly one of the two; the api checks which
+ * prices and time in force each type takes (docs/api-guide.md#orders).
+ */
 export type CreateOrderParams =
   | (CreateOrderBase & { readonly quantity: number; readonly quoteQuantity?: never })
   | (CreateOrderBase & { readonly quoteQuantity: number; readonly quantity?: never });
+
+/** The new order of a replace: a new clientOrderId; what is left out is the old order's. */
+export interface ReplaceOrderParams {
+  /** Generated when left out: a retry of the same call then answers the same new order. */
+  readonly clientOrderId?: string;
+  readonly quantity?: number;
+  readonly limitPrice?: number;
+  readonly stopPrice?: number;
+  readonly timeInForce?: TimeInForce;
+  readonly expireAt?: string;
+}
+
+/** The orders a cancel of a user's open orders cancelled, oldest first. */
+export interface OrderList {
+  readonly items: Order[];
+}
 
 export interface ListOrdersParams extends PageParams {
   readonly orgUserId?: string;

@@ -121,6 +121,34 @@ const TABLE: readonly Entry[] = [
     filledIn: ['clientOrderId'],
   },
   { method: 'orders.get', answer: 'Order', http: 'GET', path: '/api/v1/orders/{id}' },
+  {
+    method: 'orders.getByClientOrderId',
+    answer: 'Order',
+    http: 'GET',
+    path: '/api/v1/orders/client/{clientOrderId}',
+  },
+  { method: 'orders.cancel', answer: 'Order', http: 'DELETE', path: '/api/v1/orders/{id}' },
+  {
+    method: 'orders.cancelByClientOrderId',
+    answer: 'Order',
+    http: 'DELETE',
+    path: '/api/v1/orders/client/{clientOrderId}',
+  },
+  {
+    method: 'orders.cancelAll',
+    answer: 'OrderList',
+    http: 'DELETE',
+    path: '/api/v1/user/{orgUserId}/orders',
+  },
+  {
+    method: 'orders.replace',
+    answer: 'Order',
+    http: 'PATCH',
+    path: '/api/v1/orders/{id}',
+    request: 'ReplaceOrderParams',
+    // Generated (a UUID) when left out, so that the client's own retries are safe.
+    filledIn: ['clientOrderId'],
+  },
   { method: 'orders.list', answer: 'Page<Order>', http: 'GET', path: '/api/v1/orders' },
   {
     method: 'positions.get',

@@ -50,6 +50,45 @@ describe.each(['signed', 'oauth'] as const)('orders and positions (%s)', (method
     expect(positions[0]!.quantity).toBeGreaterThan(0);
   });
 
+  it('a LIMIT order rests; replace, read by clientOrderId, cancel, cancelAll; a final order is a 409', async () => {
+    const resting = await client.orders.create({
+      orgUserId: trader,
+      symbol: 'BTC_EUR',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: 0.001,
+      limitPrice: 40000,
+      timeInForce: 'GTC',
+    });
+    expect(resting).toMatchObject({
+      status: 'PENDING',
+      timeInForce: 'GTC',
+      limitPrice: 40000,
+      replaces: null,
+    });
+    const replacement = await client.orders.replace(resting.id, { limitPrice: 41000 });
+    expect(replacement).toMatchObject({ status: 'PENDING', limitPrice: 41000, replaces: resting.id });
+    expect(await client.orders.get(resting.id)).toMatchObject({
+      status: 'CANCELLED',
+      cancelReason: 'REPLACED',
+    });
+    expect(await client.orders.getByClientOrderId(replacement.clientOrderId)).toEqual(replacement);
+    const cancelled = await client.orders.cancelByClientOrderId(replacement.clientOrderId);
+    expect(cancelled).toMatchObject({ id: replacement.id, status: 'CANCELLED', cancelReason: 'REQUESTED' });
+    await expect(client.orders.cancel(replacement.id)).rejects.toBeInstanceOf(SvcConflictError);
+    const another = await client.orders.create({
+      orgUserId: trader,
+      symbol: 'BTC_EUR',
+      side: 'BUY',
+      type: 'STOP',
+      quantity: 0.001,
+      stopPrice: 60000,
+    });
+    const { items } = await client.orders.cancelAll(trader);
+    expect(items.map((item) => [item.id, item.status])).toEqual([[another.id, 'CANCELLED']]);
+    await expect(client.orders.getByClientOrderId(randomUUID())).rejects.toBeInstanceOf(SvcNotFoundError);
+  });
+
   it('the same clientOrderId answers the same order; other parameters are a 409', async () => {
     const clientOrderId = randomUUID();
     const params = {

@@ -100,6 +100,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sweeps resting orders every second by default, never under NODE_ENV=test unless told', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, MASTER_KEY, ADMIN_TOKEN }).orderSweepMs).toBe(1000);
+    expect(loadConfig({ DATA_DIR: dataDir, MASTER_KEY, ADMIN_TOKEN, NODE_ENV: 'test' }).orderSweepMs).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: dataDir, MASTER_KEY, ADMIN_TOKEN, ORDER_SWEEP_MS: '250' }).orderSweepMs,
+    ).toBe(250);
+  });
+
   it('outside production, generates the missing master key into DATA_DIR once; ADMIN_TOKEN is never made up', () => {
     const first = loadConfig({ DATA_DIR: dataDir });
     expect(first.masterKey).toHaveLength(32);
@@ -140,6 +148,8 @@ describe('loadConfig', () => {
     ['SIGNATURE_MAX_AGE_SECONDS', '1.5', 'SIGNATURE_MAX_AGE_SECONDS: must be an integer number (got "1.5")'],
     ['BODY_LIMIT_BYTES', '10', 'BODY_LIMIT_BYTES: must not be less than 1024 (got "10")'],
     ['TOKEN_RATE_LIMIT_PER_MINUTE', '0', 'TOKEN_RATE_LIMIT_PER_MINUTE: must not be less than 1 (got "0")'],
+    ['ORDER_SWEEP_MS', '-1', 'ORDER_SWEEP_MS: must not be less than 0 (got "-1")'],
+    ['ORDER_SWEEP_MS', '3600001', 'ORDER_SWEEP_MS: must not be greater than 3600000 (got "3600001")'],
     [
       'LOG_LEVEL',
       'loud',

@@ -86,6 +86,17 @@ class Environment extends MarketDataEnvironment {
   @Max(86400)
   KYC_EXPIRY_SWEEP_SECONDS?: number;
 
+  /**
+   * Milliseconds between two sweeps of resting orders (expiry, stops, fills) by this instance; 0 turns them
+   * off (the default in tests, which sweep themselves).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  ORDER_SWEEP_MS?: number;
+
   /** Where people reach the api (scheme, host, port); every link the api hands out starts with it. */
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
@@ -228,6 +239,7 @@ export interface AppConfig extends ServiceSettings {
   readonly tokenRateLimitPerMinute: number;
   readonly kycExpiryDays: number;
   readonly kycExpirySweepSeconds: number;
+  readonly orderSweepMs: number;
   /** Without a trailing slash; null (never in production): the address each request was sent to. */
   readonly publicUrl: string | null;
   /** The proxies whose forwarded headers are believed, as Fastify's trustProxy takes them; empty: none. */
@@ -298,6 +310,7 @@ export function loadConfig(
     tokenRateLimitPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE ?? 30,
     kycExpiryDays: env.KYC_EXPIRY_DAYS ?? 30,
     kycExpirySweepSeconds: env.KYC_EXPIRY_SWEEP_SECONDS ?? (settings.env === 'test' ? 0 : 60),
+    orderSweepMs: env.ORDER_SWEEP_MS ?? (settings.env === 'test' ? 0 : 1000),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     trustProxy: Object.freeze(splitList(env.TRUST_PROXY ?? '')),
     dashboardLinkTtlSeconds: env.DASHBOARD_LINK_TTL_SECONDS ?? 600,

@@ -1,13 +1,16 @@
-// The sink of this deployment: a feed's last price becomes the pair's price (what market orders fill at)
-// and, sampled (tick-sampler.ts), its price tick. A feed's write is no operator's action: not audited.
+// The sink of this deployment: a feed's last price becomes the pair's price (what stops trigger on, and
+// what market orders of a pair without levels fill at) and, sampled (tick-sampler.ts), its price tick; its
+// book becomes the pair's price levels, which orders fill from. After each, the pair's resting orders that
+// now cross are swept. A feed's write is no operator's action: not audited.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 
 import { amountText, type Dec } from '../common/decimal.js';
 import { LOGGER } from '../common/logger.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { OrderSweeperService } from '../orders/order-sweeper.service.js';
 import { PricesService } from '../prices/prices.service.js';
-import type { MarketDataSink } from './market-data.js';
+import type { BookLevels, MarketDataSink } from './market-data.js';
 import { TickSampler } from './tick-sampler.js';
 
 @Injectable()
@@ -20,6 +23,7 @@ export class PricesSink implements MarketDataSink {
 
   constructor(
     private readonly prices: PricesService,
+    private readonly sweeper: OrderSweeperService,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -35,15 +39,16 @@ export class PricesSink implements MarketDataSink {
     if (this.written.get(symbol) === text) return;
     await this.prices.setFromFeed(source, symbol, text, at, sampled === 'tick');
     this.written.set(symbol, text);
+    await this.sweeper.afterMarketChange(symbol);
   }
 
-  /**
-   * A pair's best levels from the feed (source, symbol, the book, its time). Nothing stores levels yet: the
-   * built-in venue fills at the pair's price. This is where the venue's price levels are to be written from
-   * a feed (docs/configuration.md#market-data); until then, a no-op.
-   */
-  applyBook(): Promise<void> {
-    return Promise.resolve();
+  /** A pair's best levels from the feed replace its price levels; a crossed book is skipped (logged). */
+  async applyBook(source: string, symbol: string, book: BookLevels): Promise<void> {
+    if (!(await this.prices.setLevelsFromFeed(symbol, book))) {
+      this.logger.warn({ source, symbol }, 'crossed book from the feed left out');
+      return;
+    }
+    await this.sweeper.afterMarketChange(symbol);
   }
 
   /** Forgets what this process wrote and stops the timer (the feed stopped: another process may lead). */

@@ -4,6 +4,7 @@ import { type AuditActor, AdminActor } from '../audit/admin-actor.decorator.js';
 import { BigIdPipe } from '../common/params.js';
 import { RequireRole } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
+import { OrderSweeperService } from '../orders/order-sweeper.service.js';
 import { PublishNoticeDto } from './dto/publish-notice.dto.js';
 import { NoticesService } from './notices.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -12,19 +13,24 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 @ApiTags('Operator: Notices')
 @Controller('admin/notices')
 export class NoticesController {
-  constructor(private readonly notices: NoticesService) {}
+  constructor(
+    private readonly notices: NoticesService,
+    private readonly sweeper: OrderSweeperService,
+  ) {}
 
   @ApiRoute({
     summary: 'Publish a system notice',
     description:
-      'Publishes a notice (maintenance, an asset enabled or disabled) that every organisation receives as a SystemInformation event. Audited.',
+      "Publishes a notice (maintenance, an asset enabled or disabled) that every organisation receives as a SystemInformation event. ASSET_DISABLE halts the pair: its resting orders stay open and fill nothing; after ASSET_ENABLE the pair's resting orders that cross are swept before the answer. Audited.",
     data: 'PublishedNotice',
   })
   @Post()
   @HttpCode(200)
   @RequireRole('TRADING_OPS')
-  publish(@AdminActor() actor: AuditActor, @Body() body: PublishNoticeDto) {
-    return this.notices.publish(actor, body);
+  async publish(@AdminActor() actor: AuditActor, @Body() body: PublishNoticeDto) {
+    const notice = await this.notices.publish(actor, body);
+    if (notice.event === 'ASSET_ENABLE') await this.sweeper.afterMarketChange(notice.entity);
+    return notice;
   }
 
   @ApiRoute({

@@ -28,6 +28,11 @@ function pathParameter(path: string, name: string): { description: string; schem
       };
     case 'eventId':
       return { description: "The event's id", schema: { type: 'string', format: 'uuid' } };
+    case 'clientOrderId':
+      return {
+        description: 'The clientOrderId the order was placed with (a UUID); anything else is a 404',
+        schema: { type: 'string' },
+      };
     case 'id':
       if (path.includes('/api-keys/'))
         return {

@@ -151,6 +151,7 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     },
   ),
   Order: ORDER_SCHEMA,
+  OrderList: record('Orders, oldest first', { items: arrayOf(ref('Order')) }),
   Positions: record("A user's non-zero positions, by asset code", {
     orgUserId: string,
     positions: arrayOf(record('A position', { asset: string, quantity: number, updatedAt: dateTime })),
@@ -205,6 +206,14 @@ export const VIEW_SCHEMAS: Record<string, Schema> = {
     at: { ...dateTime, description: "When it was quoted: the exchange's time for a feed" },
     source: { type: 'string', description: '`operator`, or the market-data feed (e.g. `binance`)' },
   }),
+  PriceLevels: record(
+    "A pair's book: BUY orders fill against its asks, SELL orders against its bids, each fill taking from the level's size; with no levels, orders fill at the operator price without a size limit",
+    {
+      symbol: string,
+      asks: arrayOf(record('An ask level, lowest price first', { price: number, size: number })),
+      bids: arrayOf(record('A bid level, highest price first', { price: number, size: number })),
+    },
+  ),
   Notice: record('A published system notice (sent as a SystemInformation event)', {
     id: { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
     ...SYSTEM_INFORMATION_DATA_SCHEMA.properties,

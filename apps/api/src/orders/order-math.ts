@@ -1,10 +1,27 @@
 // What an order is worth, whether it may trade, and what its fill costs: pure functions over Decimal, so
 // every check and amount is exact (docs/decisions.md, "Orders: amounts" and "Orders: the checks and limits").
-import type { Order, OrderAmountField, OrgPolicy } from '@svc/db';
-import type { OrderRejectionReason, OrderSide, OrderStatus, UserStatus } from '@svc/protocol';
+import { Order, type OrderAmountField, type OrgPolicy } from '@svc/db';
+import type {
+  OrderRejectionReason,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+  TimeInForce,
+  UserStatus,
+} from '@svc/protocol';
 import Decimal from 'decimal.js';
 
 import { Dec, amountText } from '../common/decimal.js';
+import {
+  costFills,
+  type ExecutedAmounts,
+  executedAmounts,
+  type FillCost,
+  NO_FILLS,
+  type Rates,
+  round,
+  type Totals,
+} from './fill-math.js';
 
 export interface OrderRequest {
   readonly orgUserId: string;
@@ -16,7 +33,39 @@ export interface OrderRequest {
   readonly amountField: OrderAmountField;
   /** The quantity or quoteQuantity sent. */
   readonly amount: Dec;
+  /** How the order executes and how long it rests; absent for a MARKET order. */
+  readonly terms?: OrderTerms;
 }
+
+/** The terms of an order other than MARKET (docs/api-guide.md#orders). */
+export interface OrderTerms {
+  readonly type: Exclude<OrderType, 'MARKET'>;
+  readonly timeInForce: TimeInForce;
+  readonly limitPrice: Dec | null;
+  readonly stopPrice: Dec | null;
+  readonly expireAt: Date | null;
+  /** The id of the order this one replaces. */
+  readonly replaces: string | null;
+}
+
+/** What the user's open orders hold against the limits while they rest. */
+export interface Reservations {
+  /** In the order's quote currency: open BUYs with fees and VAT, open SELLs at their price (TOTAL_LIMIT). */
+  readonly quote: Dec;
+  /** Open BUYs with fees and VAT (TOTAL_EXPOSURE). */
+  readonly buyQuote: Dec;
+  /** What open BUYs of the base asset would add to the position (ASSET_EXPOSURE). */
+  readonly buyBase: Dec;
+  /** What open SELLs of the base asset hold of the position: not available to another SELL. */
+  readonly sellBase: Dec;
+}
+
+export const NO_RESERVATIONS: Reservations = {
+  quote: new Dec(0),
+  buyQuote: new Dec(0),
+  buyBase: new Dec(0),
+  sellBase: new Dec(0),
+};
 
 /** What the checks look at, read in the order's transaction with the user's row locked. */
 export interface TradingFacts {
@@ -27,15 +76,22 @@ export interface TradingFacts {
   readonly halted: boolean;
   /** The operator price of the pair; null when it has none. */
   readonly markPrice: Dec | null;
+  /** Whether the pair's book is its price levels rather than its operator price alone. */
+  readonly hasLevels?: boolean;
   /** How much of the base asset the user holds. */
   readonly holding: Dec;
-  /** Quote amount the user traded today (UTC), both sides; read only when a TOTAL_LIMIT applies. */
+  /**
+   * Quote amount executed by the orders the user placed today (UTC), both sides; read only when a
+   * TOTAL_LIMIT applies. An order counts to the day it was placed (docs/api-guide.md#orders).
+   */
   readonly tradedToday: Dec;
   /**
    * The user's positions valued at operator prices in the quote currency; read only when a
    * TOTAL_EXPOSURE applies; null when a position has no price in that currency.
    */
   readonly holdingsValue: Dec | null;
+  /** What the user's open orders hold; none when absent. */
+  readonly reserved?: Reservations;
 }
 
 export interface Sizing {
@@ -82,18 +138,21 @@ export function failedCheck(
   if (!sizing) return 'PRICE_UNAVAILABLE';
   if (sizing.quantity.isZero()) return 'AMOUNT_TOO_SMALL';
   const { policy } = facts;
+  const reserved = facts.reserved ?? NO_RESERVATIONS;
   if (exceeds(sizing.value, policy.quoteLimit[request.quote])) return 'QUOTE_LIMIT';
-  if (exceeds(facts.tradedToday.plus(sizing.value), policy.totalLimit[request.quote])) return 'TOTAL_LIMIT';
-  if (request.side === 'SELL') return sizing.quantity.gt(facts.holding) ? 'INSUFFICIENT_HOLDINGS' : null;
+  const dayTotal = facts.tradedToday.plus(reserved.quote).plus(sizing.value);
+  if (exceeds(dayTotal, policy.totalLimit[request.quote])) return 'TOTAL_LIMIT';
+  if (request.side === 'SELL') {
+    return sizing.quantity.gt(facts.holding.minus(reserved.sellBase)) ? 'INSUFFICIENT_HOLDINGS' : null;
+  }
   const exposureLimit = policy.totalExposure[request.quote];
   if (exposureLimit !== undefined) {
     // A position with no price in the quote currency cannot be valued: the limit cannot be shown to hold.
-    if (facts.holdingsValue === null || exceeds(facts.holdingsValue.plus(sizing.value), exposureLimit)) {
-      return 'TOTAL_EXPOSURE';
-    }
+    const exposure = facts.holdingsValue?.plus(reserved.buyQuote).plus(sizing.value);
+    if (exposure === undefined || exceeds(exposure, exposureLimit)) return 'TOTAL_EXPOSURE';
   }
-  if (exceeds(facts.holding.plus(sizing.quantity), policy.assetExposure[request.base]))
-    return 'ASSET_EXPOSURE';
+  const assetExposure = facts.holding.plus(reserved.buyBase).plus(sizing.quantity);
+  if (exceeds(assetExposure, policy.assetExposure[request.base])) return 'ASSET_EXPOSURE';
   return null;
 }
 
@@ -102,23 +161,12 @@ function exceeds(amount: Dec, limit: string | undefined): boolean {
   return limit !== undefined && amount.gt(limit);
 }
 
-export interface Rates {
-  readonly commissionRate: string;
-  readonly vatRate: string;
-}
+export type { Rates } from './fill-math.js';
 
-/** The amounts of a fill, as stored (8 decimals). */
-export interface FillAmounts {
+/** The amounts of an order as stored (8 decimals). */
+export interface FillAmounts extends ExecutedAmounts {
   readonly quantity: string;
   readonly quoteQuantity: string;
-  readonly filled: string;
-  readonly price: string;
-  readonly averagePrice: string;
-  readonly baseAveragePrice: string;
-  readonly commissionAmount: string;
-  readonly vatAmount: string;
-  readonly netExecutedAmount: string;
-  readonly totalExecutedAmount: string;
 }
 
 /**
@@ -128,22 +176,18 @@ export interface FillAmounts {
  * sent for a quoteQuantity order, else it is the net amount.
  */
 export function fillAmounts(request: OrderRequest, quantity: Dec, price: Dec, rates: Rates): FillAmounts {
-  const net = round(quantity.times(price));
-  const commission = round(net.times(rates.commissionRate));
-  const vat = round(commission.times(rates.vatRate));
-  const fees = commission.plus(vat);
-  const total = request.side === 'BUY' ? net.plus(fees) : net.minus(fees);
+  return orderAmounts(request, costFills(request.side, NO_FILLS, [{ price, quantity }], rates).totals, price);
+}
+
+/**
+ * The amounts of an order that has executed `totals`: quantity is the amount sent for a quantity order,
+ * else what filled; quoteQuantity the amount sent for a quoteQuantity order, else the net executed.
+ */
+export function orderAmounts(request: OrderRequest, totals: Totals, lastPrice: Dec | null): FillAmounts {
   return {
-    quantity: amountText(quantity),
-    quoteQuantity: amountText(request.amountField === 'quoteQuantity' ? request.amount : net),
-    filled: amountText(quantity),
-    price: amountText(price),
-    averagePrice: amountText(total.div(quantity)),
-    baseAveragePrice: amountText(net.div(quantity)),
-    commissionAmount: amountText(commission),
-    vatAmount: amountText(vat),
-    netExecutedAmount: amountText(net),
-    totalExecutedAmount: amountText(total),
+    quantity: amountText(request.amountField === 'quantity' ? request.amount : totals.filled),
+    quoteQuantity: amountText(request.amountField === 'quoteQuantity' ? request.amount : totals.net),
+    ...executedAmounts(totals, lastPrice),
   };
 }
 
@@ -164,12 +208,19 @@ export function unfilledAmounts(request: OrderRequest): FillAmounts {
   };
 }
 
-/** How an order ended: filled, or refused with a reason. */
+/** Where an order stands after its placement: filled, resting, or refused with a reason. */
 export interface Outcome {
   readonly status: OrderStatus;
   readonly amounts: FillAmounts;
   readonly estimatedPrice: Dec | null;
   readonly rejectionReason: OrderRejectionReason | null;
+  readonly cancelReason?: string | null;
+  /** When a STOP or STOP_LIMIT order's stop was reached; null until then. */
+  readonly triggeredAt?: Date | null;
+  /** The fills made at placement, in order; none when the order did not fill. */
+  readonly fills?: readonly FillCost[];
+  /** Whether the fills took from the pair's price levels (rather than its operator price). */
+  readonly fromLevels?: boolean;
 }
 
 /** The order row to insert; its id and timestamps come back from the INSERT. */
@@ -188,7 +239,12 @@ export function newOrder(
     clientOrderId: request.clientOrderId,
     symbol: request.symbol,
     side: request.side,
-    type: 'MARKET',
+    type: request.terms?.type ?? 'MARKET',
+    timeInForce: request.terms?.timeInForce ?? null,
+    limitPrice: request.terms?.limitPrice ? amountText(request.terms.limitPrice) : null,
+    stopPrice: request.terms?.stopPrice ? amountText(request.terms.stopPrice) : null,
+    triggeredAt: outcome.triggeredAt ?? null,
+    expireAt: request.terms?.expireAt ?? null,
     amountField: request.amountField,
     ...outcome.amounts,
     status: outcome.status,
@@ -197,11 +253,14 @@ export function newOrder(
     vatRate: amountText(new Dec(rates.vatRate)),
     commissionAsset: request.quote,
     rejectionReason: outcome.rejectionReason,
+    cancelReason: outcome.cancelReason ?? null,
+    replaces: request.terms?.replaces ?? null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
 }
 
-function round(value: Dec, rounding: Decimal.Rounding = Decimal.ROUND_HALF_UP): Dec {
-  return value.toDecimalPlaces(8, rounding);
+/** `order` with `changes`, as a new row (the entity is a class, which a spread would not keep). */
+export function changed(order: Order, changes: Partial<Order>): Order {
+  return Object.assign(new Order(), order, changes);
 }

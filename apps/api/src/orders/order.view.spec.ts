@@ -1,6 +1,6 @@
 // The order record as the api answers and sends it: the fields of ORDER_SCHEMA (@svc/protocol), in its
 // order, which is the order of the serialised record.
-import type { Order as OrderRow } from '@svc/db';
+import { Order as OrderRow } from '@svc/db';
 import { ORDER_SCHEMA, parseOrder } from '@svc/protocol';
 
 import { orderRecord } from './order.view.js';
@@ -36,12 +36,38 @@ const row = {
 } as OrderRow;
 
 describe('orderRecord', () => {
-  it("has the schema's fields in the schema's order, and passes the protocol's parser", () => {
+  it("a MARKET order: the schema's required fields in the schema's order, passing the protocol's parser", () => {
     const text = JSON.stringify(orderRecord(row));
     const parsed = parseOrder(JSON.parse(text));
-    expect(Object.keys(parsed)).toEqual(Object.keys(ORDER_SCHEMA.properties));
+    expect(Object.keys(parsed)).toEqual(ORDER_SCHEMA.required);
+    expect(Object.keys(parsed)).toHaveLength(25);
     expect(parsed).toMatchObject({ id: 1001, quantity: 0.01, updatedAt: '2026-01-15T10:30:01.250Z' });
     // Amounts keep their stored digits (exactNumber) but trailing zeros.
     expect(text).toContain('"quantity":0.01,"quoteQuantity":500,"filled":0.01,');
+  });
+});
+
+describe('orderRecord of an order other than MARKET', () => {
+  it('has every field of the schema in its order, the lifecycle fields null where they do not apply', () => {
+    const limit = Object.assign(new OrderRow(), row, {
+      type: 'LIMIT',
+      timeInForce: 'GTD',
+      limitPrice: '49000.50000000',
+      stopPrice: null,
+      expireAt: new Date('2026-01-16T00:00:00.000Z'),
+      cancelReason: null,
+      replaces: '1000',
+    });
+    const parsed = parseOrder(JSON.parse(JSON.stringify(orderRecord(limit))));
+    expect(Object.keys(parsed)).toEqual(Object.keys(ORDER_SCHEMA.properties));
+    expect(parsed).toMatchObject({
+      type: 'LIMIT',
+      timeInForce: 'GTD',
+      limitPrice: 49000.5,
+      stopPrice: null,
+      expireAt: '2026-01-16T00:00:00.000Z',
+      cancelReason: null,
+      replaces: 1000,
+    });
   });
 });

@@ -6,9 +6,11 @@ import { exactNumber } from '../common/decimal.js';
 /**
  * The order record (docs/api-guide.md#orders-events), fields in the order of ORDER_SCHEMA (@svc/protocol),
  * which is the order they are sent in: what the api answers and what Orders events carry. Amounts are
- * written with exactly their stored digits.
+ * written with exactly their stored digits. A MARKET order's record is the contract's fields alone; an order
+ * of another type carries its lifecycle fields too, null where they do not apply.
  */
 export function orderRecord(order: OrderRow): Order {
+  const market = order.type === 'MARKET';
   return {
     id: Number(order.id),
     orgId: order.orgId,
@@ -17,6 +19,14 @@ export function orderRecord(order: OrderRow): Order {
     symbol: order.symbol,
     side: order.side,
     type: order.type,
+    ...(market
+      ? {}
+      : {
+          timeInForce: order.timeInForce ?? 'GTC',
+          limitPrice: order.limitPrice === null ? null : exactNumber(order.limitPrice),
+          stopPrice: order.stopPrice === null ? null : exactNumber(order.stopPrice),
+          expireAt: order.expireAt?.toISOString() ?? null,
+        }),
     quantity: exactNumber(order.quantity),
     quoteQuantity: exactNumber(order.quoteQuantity),
     filled: exactNumber(order.filled),
@@ -33,6 +43,12 @@ export function orderRecord(order: OrderRow): Order {
     totalExecutedAmount: exactNumber(order.totalExecutedAmount),
     commissionAsset: order.commissionAsset,
     rejectionReason: order.rejectionReason,
+    ...(market
+      ? {}
+      : {
+          cancelReason: order.cancelReason,
+          replaces: order.replaces === null ? null : Number(order.replaces),
+        }),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
   };

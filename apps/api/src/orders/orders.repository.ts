@@ -10,14 +10,16 @@
 // list (the shared keyset page), on no measured path.
 import { Injectable } from '@nestjs/common';
 import { Order, type OrgPolicy, query, type Statement } from '@svc/db';
-import type { UserStatus } from '@svc/protocol';
+import type { OrderSide, UserStatus } from '@svc/protocol';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 
+import { pairOf } from '../common/assets.js';
 import { Dec } from '../common/decimal.js';
 import type { TimeRange } from '../common/export-range.js';
 import { findPage, type Keyset, type Page, type PageOrder, ROW_ID } from '../common/pagination.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
 import { holdingsValue, type OrderRequest, type TradingFacts } from './order-math.js';
+import { type OpenHold, reservationsOf } from './reservations.js';
 
 const BY_ID: Keyset<Order, 'id'> = { column: 'id', key: ROW_ID };
 
@@ -35,11 +37,14 @@ export interface LockedUser {
 /** The row of READ_FACTS. */
 interface FactsRow {
   readonly mark_price: string | null;
+  readonly has_levels: boolean;
   readonly halted: boolean;
   readonly holding: string | null;
   readonly traded_today: string | null;
   /** [asset, quantity, price or null] per position held, as text. */
   readonly holdings: [string, string, string | null][] | null;
+  /** [side, symbol, remaining, hold price, commission rate, VAT rate] per open order, as text. */
+  readonly open_orders: [OrderSide, string, string, string, string, string][] | null;
 }
 
 // The user row is locked, so one user's orders are checked and filled one at a time and never breach a
@@ -57,20 +62,25 @@ const LOCK_USER = `
 const READ_FACTS = `
   SELECT
     (SELECT price FROM prices WHERE symbol = $1) AS mark_price,
+    EXISTS (SELECT 1 FROM price_levels WHERE symbol = $1) AS has_levels,
     EXISTS (SELECT 1 FROM trading_halts h
              WHERE h.symbol = $1 AND (h.starts_at IS NULL OR h.starts_at <= now())
                AND (h.ends_at IS NULL OR h.ends_at > now())) AS halted,
     (SELECT quantity FROM positions WHERE user_id = $2 AND asset = $3) AS holding,
     CASE WHEN $5::boolean THEN
       (SELECT coalesce(sum(net_executed_amount), 0) FROM orders
-        WHERE user_id = $2 AND status = 'COMPLETED' AND commission_asset = $4
+        WHERE user_id = $2 AND filled > 0 AND commission_asset = $4
           AND created_at >= date_trunc('day', now(), 'UTC'))
     END AS traded_today,
     CASE WHEN $6::boolean THEN
       (SELECT json_agg(json_build_array(p.asset, p.quantity::text, pr.price::text))
          FROM positions p LEFT JOIN prices pr ON pr.symbol = p.asset || '_' || $4
         WHERE p.user_id = $2 AND p.quantity > 0)
-    END AS holdings`;
+    END AS holdings,
+    (SELECT json_agg(json_build_array(side, symbol, (quantity - filled)::text,
+                                      coalesce(limit_price, stop_price)::text, commission_rate::text,
+                                      vat_rate::text))
+       FROM orders WHERE user_id = $2 AND status IN ('PENDING', 'PARTIALLY_FILLED')) AS open_orders`;
 
 /** The values of READ_FACTS: the day's total and the valuation only when a limit needs them. */
 function readFactsValues(user: LockedUser, request: OrderRequest): unknown[] {
@@ -86,7 +96,7 @@ function readFactsValues(user: LockedUser, request: OrderRequest): unknown[] {
 }
 
 /** What the checks look at, from the locked user and the facts row. */
-function tradingFacts(user: LockedUser, row: FactsRow): TradingFacts {
+function tradingFacts(user: LockedUser, row: FactsRow, request: OrderRequest): TradingFacts {
   return {
     userStatus: user.user_status,
     kyc: user.kyc,
@@ -94,9 +104,31 @@ function tradingFacts(user: LockedUser, row: FactsRow): TradingFacts {
     policy: user.policy,
     halted: row.halted,
     markPrice: row.mark_price === null ? null : new Dec(row.mark_price),
+    hasLevels: row.has_levels,
     holding: new Dec(row.holding ?? 0),
     tradedToday: new Dec(row.traded_today ?? 0),
     holdingsValue: holdingsValue(row.holdings ?? []),
+    reserved: reservationsOf((row.open_orders ?? []).map(openHold), request.base, request.quote),
+  };
+}
+
+/** An open order of READ_FACTS as the limits see it. */
+export function openHold([side, symbol, remaining, price, commissionRate, vatRate]: [
+  OrderSide,
+  string,
+  string,
+  string,
+  string,
+  string,
+]): OpenHold {
+  const { base, quote } = pairOf(symbol);
+  return {
+    side,
+    base,
+    quote,
+    remaining: new Dec(remaining),
+    price: new Dec(price),
+    rates: { commissionRate, vatRate },
   };
 }
 
@@ -104,17 +136,11 @@ const INSERT_ORDER = `
   INSERT INTO orders (org_id, user_id, org_user_id, client_order_id, symbol, side, type, amount_field,
                       quantity, quote_quantity, filled, status, price, average_price, estimated_price,
                       base_average_price, commission_rate, vat_rate, commission_amount, vat_amount,
-                      net_executed_amount, total_executed_amount, commission_asset, rejection_reason)
+                      net_executed_amount, total_executed_amount, commission_asset, rejection_reason,
+                      time_in_force, limit_price, stop_price, triggered_at, expire_at, cancel_reason, replaces)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-          $22, $23, $24)
+          $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)
   RETURNING id, created_at, updated_at`;
-
-const ADD_TO_POSITION = `
-  INSERT INTO positions (user_id, asset, org_id, quantity) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (user_id, asset) DO UPDATE SET quantity = positions.quantity + EXCLUDED.quantity, updated_at = now()`;
-
-const TAKE_FROM_POSITION = `
-  UPDATE positions SET quantity = quantity - $3, updated_at = now() WHERE user_id = $1 AND asset = $2`;
 
 /** The values of INSERT_ORDER for `order`, in its column order. */
 function insertOrderValues(order: Omit<Order, 'id' | 'createdAt' | 'updatedAt'>): unknown[] {
@@ -143,6 +169,13 @@ function insertOrderValues(order: Omit<Order, 'id' | 'createdAt' | 'updatedAt'>)
     order.totalExecutedAmount,
     order.commissionAsset,
     order.rejectionReason,
+    order.timeInForce,
+    order.limitPrice,
+    order.stopPrice,
+    order.triggeredAt,
+    order.expireAt,
+    order.cancelReason,
+    order.replaces,
   ];
 }
 
@@ -175,7 +208,7 @@ export class OrdersRepository {
   async readFacts(manager: EntityManager, user: LockedUser, request: OrderRequest): Promise<TradingFacts> {
     const [row] = await query<FactsRow>(manager, READ_FACTS, readFactsValues(user, request));
     if (!row) throw new Error('the facts query returned no row');
-    return tradingFacts(user, row);
+    return tradingFacts(user, row, request);
   }
 
   /** Inserts the order; fills in its id and timestamps. */
@@ -189,15 +222,41 @@ export class OrdersRepository {
     return Object.assign(order, { id: row.id, createdAt: row.created_at, updatedAt: row.updated_at });
   }
 
-  /** Moves the user's position of `asset` by a filled order's quantity. */
-  async movePosition(manager: EntityManager, order: Order, asset: string): Promise<void> {
-    if (order.side === 'BUY')
-      await query(manager, ADD_TO_POSITION, [order.userId, asset, order.orgId, order.filled]);
-    else await query(manager, TAKE_FROM_POSITION, [order.userId, asset, order.filled]);
-  }
-
   findByClientOrderId(manager: EntityManager, orgId: number, clientOrderId: string): Promise<Order | null> {
     return this.findOne(manager, 'client_order_id', orgId, clientOrderId);
+  }
+
+  /**
+   * One order of the organisation by id or clientOrderId, locked for the rest of the transaction: a cancel or
+   * a replace waits for a sweep deciding it, and then sees what the sweep did.
+   */
+  lock(
+    manager: EntityManager,
+    orgId: number,
+    key: { id: string } | { clientOrderId: string },
+  ): Promise<Order | null> {
+    return 'id' in key
+      ? this.findOne(manager, 'id', orgId, key.id, true)
+      : this.findOne(manager, 'client_order_id', orgId, key.clientOrderId, true);
+  }
+
+  /** The user's open orders, oldest first, locked. */
+  async lockOpen(manager: EntityManager, orgId: number, orgUserId: string): Promise<Order[]> {
+    const rows = await manager.query<Order[]>(
+      `${this.selectOrder} WHERE org_id = $1 AND org_user_id = $2 AND status IN ('PENDING', 'PARTIALLY_FILLED')
+        ORDER BY id FOR UPDATE`,
+      [orgId, orgUserId],
+    );
+    return rows.map((row) => Object.assign(new Order(), row));
+  }
+
+  /** Whether the organisation has a user `orgUserId`. */
+  async userExists(orgId: number, orgUserId: string): Promise<boolean> {
+    const rows = await query(this.dataSource, 'SELECT 1 FROM users WHERE org_id = $1 AND org_user_id = $2', [
+      orgId,
+      orgUserId,
+    ]);
+    return rows.length > 0;
   }
 
   /**
@@ -215,11 +274,13 @@ export class OrdersRepository {
     column: 'id' | 'client_order_id',
     orgId: number,
     value: string,
+    forUpdate = false,
   ): Promise<Order | null> {
-    const [row] = await manager.query<Order[]>(`${this.selectOrder} WHERE org_id = $1 AND ${column} = $2`, [
-      orgId,
-      value,
-    ]);
+    const lock = forUpdate ? ' FOR UPDATE' : '';
+    const [row] = await manager.query<Order[]>(
+      `${this.selectOrder} WHERE org_id = $1 AND ${column} = $2${lock}`,
+      [orgId, value],
+    );
     return row ? Object.assign(new Order(), row) : null;
   }
 

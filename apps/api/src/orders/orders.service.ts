@@ -1,13 +1,12 @@
-// Market orders of an organisation's users (docs/api-guide.md#orders-events, docs/decisions.md, "Orders: one
-// transaction per order"). One transaction per order: lock the user, read the facts the checks need, fill
-// through the venue or reject, store the order, move the position and record the Orders event, so an order,
-// its position change and its event commit together.
-import { Inject, Injectable } from '@nestjs/common';
+// Orders of an organisation's users (docs/api-guide.md#orders, docs/decisions.md, "Orders: one transaction
+// per order"). One transaction per order: lock the user, read the facts the checks need, fill what fills at
+// once (order-decisions.service.ts) or reject, store the order and its fills, move the position and record
+// the Orders event, so an order, its fills, its position change and its event commit together.
+import { Injectable } from '@nestjs/common';
 import { type Order, type OrgPolicy, transaction } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
-import { pairOf } from '../common/assets.js';
-import { badRequest, conflict, notFound } from '../common/errors.js';
+import { conflict, notFound } from '../common/errors.js';
 import { Dec, exactNumber, fitsAmount } from '../common/decimal.js';
 import { csvChunks } from '../common/csv.js';
 import type { TimeRange } from '../common/export-range.js';
@@ -15,29 +14,29 @@ import { keysetBatches, mapBatches } from '../common/keyset-batches.js';
 import { mapPage, type Page, type PageOrder } from '../common/pagination.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { type SandboxOrderOutcome, sandboxOrderOutcome } from '../sandbox/magic-values.js';
+import { sandboxOrderOutcome } from '../sandbox/magic-values.js';
 import { OrgClock } from '../sandbox/org-clock.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ListOrdersQuery } from './dto/list-orders.query.js';
+import { ExecutionRepository } from './execution.repository.js';
+import { OrderDecisions, tooLarge } from './order-decisions.service.js';
 import {
-  failedCheck,
-  fillAmounts,
   newOrder,
   type Outcome,
   type OrderRequest,
-  sizeOrder,
   type TradingFacts,
   unfilledAmounts,
 } from './order-math.js';
 import { ORDER_CSV_HEADER, orderCsvRow } from './order-csv.js';
+import { orderRequest } from './order-terms.js';
 import { orderRecord } from './order.view.js';
 import { type LockedUser, OrdersRepository } from './orders.repository.js';
-import { VENUE, type Venue } from './venue.js';
 
 /** Rows per statement of an export: big enough that a million take a minute, small enough to hold. */
 const EXPORT_BATCH = 2000;
 
 const UNIQUE_VIOLATION = '23505';
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface PositionsView {
   readonly orgUserId: string;
@@ -49,18 +48,19 @@ export class OrdersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
+    private readonly execution: ExecutionRepository,
+    private readonly decisions: OrderDecisions,
     private readonly events: OutboxService,
-    @Inject(VENUE) private readonly venue: Venue,
     private readonly metrics: MetricsService,
     private readonly clock: OrgClock,
   ) {}
 
-  /** Places a market order; a failed check answers a REJECTED order, not an error. */
+  /** Places an order; a failed check answers a REJECTED order, not an error. */
   async place(orgId: number, input: CreateOrderDto) {
-    const request = orderRequest(input);
+    const request = orderRequest(input, new Date());
     try {
       const { record, placed } = await transaction(this.dataSource, (manager) =>
-        this.placeLocked(manager, orgId, request),
+        this.placeIn(manager, orgId, request),
       );
       if (placed) this.metrics.orderPlaced(record.status, record.rejectionReason);
       return record;
@@ -72,83 +72,62 @@ export class OrdersService {
     }
   }
 
-  private async placeLocked(manager: EntityManager, orgId: number, request: OrderRequest) {
+  /**
+   * Places the order in the caller's transaction (a replace places its new order in its own); `placed` is
+   * false when the clientOrderId answered an order placed before.
+   */
+  async placeIn(manager: EntityManager, orgId: number, request: OrderRequest) {
     const user = await this.orders.lockUser(manager, orgId, request);
     if (!user || user.existing_order_id !== null) {
       return { record: await this.replay(manager, orgId, request), placed: false };
     }
     const facts = await this.orders.readFacts(manager, user, request);
-    const outcome = await this.decide(manager, request, facts, await this.magic(manager, orgId, request));
+    const magic = await this.magic(manager, orgId, request, facts.markPrice);
+    const outcome =
+      magic ??
+      (request.terms
+        ? await this.decisions.resting(manager, request, facts)
+        : await this.decisions.market(manager, request, facts));
     refuseOverflow(request, outcome, facts);
     const order = await this.insertOrder(manager, orgId, user, request, facts.policy, outcome);
-    if (order.status === 'COMPLETED') await this.orders.movePosition(manager, order, request.base);
+    await this.execution.writeFills(
+      manager,
+      (outcome.fills ?? []).map((cost) => ({
+        orderId: order.id,
+        userId: user.id,
+        orgId,
+        symbol: request.symbol,
+        base: request.base,
+        side: request.side,
+        fromLevel: outcome.fromLevels ?? false,
+        cost,
+      })),
+    );
     const record = orderRecord(order);
     await this.events.record(manager, { orgId, entity: 'Orders', data: record });
     return { record, placed: true };
   }
 
   /**
-   * The outcome a magic clientOrderId asks for in a sandbox organisation (docs/testing.md#magic-values),
-   * else null. The organisation is read only for a magic id, so ordinary orders pay nothing for it.
+   * The outcome a magic clientOrderId asks for in a sandbox organisation (docs/testing.md#magic-values): a
+   * refusal with the reason it names, or a failure at the venue; else null. The organisation is read only for
+   * a magic id, so ordinary orders pay nothing for it. Filling partially is left to the book: an order with
+   * that id rests or fills as far as its pair's levels allow.
    */
-  private async magic(manager: EntityManager, orgId: number, request: OrderRequest) {
-    const outcome = sandboxOrderOutcome(request.clientOrderId);
-    return outcome && (await this.clock.isSandbox(orgId, manager)) ? outcome : null;
-  }
-
-  /** Checks the order and fills it through the venue, or says why not. */
-  private async decide(
+  private async magic(
     manager: EntityManager,
+    orgId: number,
     request: OrderRequest,
-    facts: TradingFacts,
-    magic: SandboxOrderOutcome | null,
-  ): Promise<Outcome> {
-    const { markPrice } = facts;
-    const sizing = markPrice && sizeOrder(request, markPrice);
-    if (sizing && (!fitsAmount(sizing.quantity) || !fitsAmount(sizing.value))) throw tooLarge(request);
-    // Filling partially waits for orders that rest; a MARKET order with that id fills whole meanwhile.
-    if (magic && magic.kind !== 'fill-partially') {
-      return {
-        status: magic.kind === 'reject' ? 'REJECTED' : 'FAILED',
-        amounts: unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: magic.reason,
-      };
-    }
-    const reason = failedCheck(request, facts, sizing);
-    if (reason !== null || !sizing) {
-      return {
-        status: 'REJECTED',
-        amounts: unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: reason ?? 'PRICE_UNAVAILABLE',
-      };
-    }
-    let price: Dec;
-    try {
-      ({ price } = await this.venue.execute(
-        {
-          clientOrderId: request.clientOrderId,
-          symbol: request.symbol,
-          side: request.side,
-          quantity: sizing.quantity,
-          markPrice,
-        },
-        manager,
-      ));
-    } catch {
-      return {
-        status: 'FAILED',
-        amounts: unfilledAmounts(request),
-        estimatedPrice: markPrice,
-        rejectionReason: 'VENUE_ERROR',
-      };
-    }
+    markPrice: Dec | null,
+  ): Promise<Outcome | null> {
+    const magic = sandboxOrderOutcome(request.clientOrderId);
+    if (!magic || magic.kind === 'fill-partially' || !(await this.clock.isSandbox(orgId, manager)))
+      return null;
     return {
-      status: 'COMPLETED',
-      amounts: fillAmounts(request, sizing.quantity, price, facts.policy),
+      status: magic.kind === 'reject' ? 'REJECTED' : 'FAILED',
+      amounts: unfilledAmounts(request),
       estimatedPrice: markPrice,
-      rejectionReason: null,
+      rejectionReason: magic.reason,
     };
   }
 
@@ -185,6 +164,15 @@ export class OrdersService {
     return orderRecord(order);
   }
 
+  async getByClientOrderId(orgId: number, clientOrderId: string) {
+    const key = clientOrderId.toLowerCase();
+    const order = UUID.test(key)
+      ? await this.orders.findByClientOrderId(this.dataSource.manager, orgId, key)
+      : null;
+    if (!order) throw notFound(`no order with clientOrderId ${JSON.stringify(clientOrderId)}`);
+    return orderRecord(order);
+  }
+
   async list(
     orgId: number,
     query: ListOrdersQuery,
@@ -218,44 +206,18 @@ export class OrdersService {
   }
 }
 
-/** The request as the service works with it: one amount, exact, and the pair split. */
-function orderRequest(input: CreateOrderDto): OrderRequest {
-  const quantity = input.quantity ?? null;
-  const quoteQuantity = input.quoteQuantity ?? null;
-  if ((quantity === null) === (quoteQuantity === null)) {
-    throw badRequest('send exactly one of quantity and quoteQuantity');
-  }
-  const { base, quote } = pairOf(input.symbol);
-  return {
-    orgUserId: input.orgUserId,
-    clientOrderId: input.clientOrderId.toLowerCase(),
-    symbol: input.symbol,
-    base,
-    quote,
-    side: input.side,
-    amountField: quantity === null ? 'quoteQuantity' : 'quantity',
-    amount: (quantity ?? quoteQuantity) as Dec,
-  };
-}
-
 /**
  * An order whose amounts (quantity x price, fees, the new position) would not fit numeric(38,8) is a 400
  * naming its amount field, thrown inside the transaction so that nothing is written.
  */
 function refuseOverflow(request: OrderRequest, outcome: Outcome, facts: TradingFacts): void {
   const amounts = Object.values(outcome.amounts).map((text: string) => new Dec(text));
-  if (outcome.status === 'COMPLETED') {
-    const filled = new Dec(outcome.amounts.filled);
+  const filled = new Dec(outcome.amounts.filled);
+  if (filled.gt(0)) {
     amounts.push(request.side === 'BUY' ? facts.holding.plus(filled) : facts.holding.minus(filled));
   }
   if (!amounts.every(fitsAmount)) throw tooLarge(request);
 }
-
-const tooLarge = (request: OrderRequest) =>
-  badRequest(
-    `${request.amountField} is too large: the order's amounts (quantity x price, fees, the position) ` +
-      'must have at most 30 digits before the point (numeric(38,8))',
-  );
 
 /** The first parameter of `request` that the stored order does not share, or null. */
 function differingParameter(order: Order, request: OrderRequest): string | null {
@@ -265,5 +227,17 @@ function differingParameter(order: Order, request: OrderRequest): string | null 
   if (order.amountField !== request.amountField) return request.amountField;
   const stored = order.amountField === 'quantity' ? order.quantity : order.quoteQuantity;
   if (!request.amount.eq(stored)) return request.amountField;
+  if (order.type !== (request.terms?.type ?? 'MARKET')) return 'type';
+  const { terms } = request;
+  if (!terms) return null;
+  if (order.timeInForce !== terms.timeInForce) return 'timeInForce';
+  if (!samePrice(order.limitPrice, terms.limitPrice)) return 'limitPrice';
+  if (!samePrice(order.stopPrice, terms.stopPrice)) return 'stopPrice';
+  if (terms.timeInForce === 'GTD' && order.expireAt?.getTime() !== terms.expireAt?.getTime())
+    return 'expireAt';
   return null;
+}
+
+function samePrice(stored: string | null, sent: Dec | null): boolean {
+  return stored === null || sent === null ? stored === sent : sent.eq(stored);
 }

@@ -44,6 +44,38 @@ export class OutboxRepository {
   }
 
   /**
+   * Several events in one INSERT (a sweep's orders), with one NOTIFY naming their organisations; the rows
+   * keep the order given.
+   */
+  async insertMany(
+    manager: EntityManager,
+    ids: readonly string[],
+    events: readonly NewEvent[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    const runner = transactionOf(manager);
+    await query(
+      runner,
+      `INSERT INTO events (id, org_id, entity, event_type, data)
+       SELECT id, org_id, entity, event_type, data::json
+         FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+              AS e(id, org_id, entity, event_type, data, n)
+        ORDER BY n`,
+      [
+        ids,
+        events.map((event) => event.orgId),
+        events.map((event) => event.entity),
+        events.map((event) => event.eventType ?? null),
+        events.map((event) => JSON.stringify(event.data)),
+      ],
+    );
+    await query(runner, 'SELECT pg_notify($1, $2)', [
+      EVENTS_CHANNEL,
+      eventsNotification(events.map((event) => event.orgId)),
+    ]);
+  }
+
+  /**
    * One event with the same data for every organisation whose webhook endpoint is ACTIVE, the rows in one
    * INSERT ... SELECT. Answers how many organisations got it.
    */

@@ -21,6 +21,13 @@ export class OutboxService {
     return id;
   }
 
+  /** Records several events in one statement; answers their ids, in the order given. */
+  async recordMany(manager: EntityManager, events: readonly NewEvent[]): Promise<string[]> {
+    const ids = events.map(() => randomUUID());
+    await this.events.insertMany(manager, ids, events);
+    return ids;
+  }
+
   /**
    * One event with the same `data` for every organisation whose webhook endpoint is ACTIVE (a system notice,
    * docs/api-guide.md#events). An organisation without a working endpoint gets nothing: it could never

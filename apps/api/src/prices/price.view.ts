@@ -1,4 +1,4 @@
-import type { Price } from '@svc/db';
+import type { Price, PriceLevel } from '@svc/db';
 
 import { exactNumber } from '../common/decimal.js';
 
@@ -8,3 +8,14 @@ export function priceView(row: Pick<Price, 'symbol' | 'price' | 'updatedAt'>) {
 }
 
 export type PriceView = ReturnType<typeof priceView>;
+
+/** A pair's book on the wire: asks lowest first, bids highest first. */
+export function levelsView(symbol: string, levels: readonly Pick<PriceLevel, 'side' | 'price' | 'size'>[]) {
+  const side = (name: 'ASK' | 'BID') =>
+    levels
+      .filter((level) => level.side === name)
+      .map((level) => ({ price: exactNumber(level.price), size: exactNumber(level.size) }));
+  return { symbol, asks: side('ASK'), bids: side('BID') };
+}
+
+export type LevelsView = ReturnType<typeof levelsView>;

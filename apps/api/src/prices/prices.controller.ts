@@ -5,6 +5,8 @@ import { SymbolPipe } from '../common/params.js';
 import { RequireRole } from '../auth/decorators.js';
 import { PageQuery } from '../common/pagination.js';
 import { ListTicksQuery } from './dto/list-ticks.query.js';
+import { OrderSweeperService } from '../orders/order-sweeper.service.js';
+import { SetLevelsDto } from './dto/set-levels.dto.js';
 import { SetPriceDto } from './dto/set-price.dto.js';
 import { PricesService } from './prices.service.js';
 import { ApiTags } from '@nestjs/swagger';
@@ -13,7 +15,10 @@ import { ApiRoute } from '../openapi/route.decorators.js';
 @ApiTags('Operator: Trading')
 @Controller('admin/prices')
 export class PricesController {
-  constructor(private readonly prices: PricesService) {}
+  constructor(
+    private readonly prices: PricesService,
+    private readonly sweeper: OrderSweeperService,
+  ) {}
 
   @ApiRoute({
     summary: 'List prices',
@@ -55,18 +60,49 @@ export class PricesController {
   @ApiRoute({
     summary: 'Set a price',
     description:
-      'Sets the price orders of the pair execute at, and records it as a price tick. Audited. A market-data ' +
-      "feed that prices the pair replaces it at the feed's next change.",
+      "Sets the pair's last price and records it as a price tick: MARKET orders of a pair without levels execute at it, and stops trigger on it. The pair's resting orders that now cross are swept before the answer. Audited. A market-data feed that prices the pair replaces it at the feed's next change.",
     data: 'Price',
   })
   @Put(':symbol')
   @RequireRole('TRADING_OPS')
-  set(
+  async set(
     @AdminActor() actor: AuditActor,
     @Param('symbol', SymbolPipe) symbol: string,
     @Body() body: SetPriceDto,
   ) {
-    return this.prices.set(actor, symbol, body.price);
+    const price = await this.prices.set(actor, symbol, body.price);
+    await this.sweeper.afterMarketChange(symbol);
+    return price;
+  }
+
+  @ApiRoute({
+    summary: "Get a pair's price levels",
+    description: "The pair's book: asks lowest first, bids highest first, each with the size left.",
+    data: 'PriceLevels',
+  })
+  @Get(':symbol/levels')
+  @RequireRole('SUPPORT')
+  levels(@Param('symbol', SymbolPipe) symbol: string) {
+    return this.prices.levels(symbol);
+  }
+
+  @ApiRoute({
+    summary: "Set a pair's price levels",
+    description:
+      "Replaces the pair's book: BUY orders fill against the asks, SELL orders against the bids, each fill taking from the level's size. Empty asks and bids make the operator price the book again, without a size limit. The pair needs a price first (404 otherwise); the lowest ask must be above the highest bid. The pair's resting orders that now cross are swept before the answer. Audited.",
+    data: 'PriceLevels',
+    errors: [404],
+  })
+  @Put(':symbol/levels')
+  @RequireRole('TRADING_OPS')
+  async setLevels(
+    @AdminActor() actor: AuditActor,
+    @Param('symbol', SymbolPipe) symbol: string,
+    @Body() body: SetLevelsDto,
+  ) {
+    const levels = await this.prices.setLevels(actor, symbol, body);
+    await this.sweeper.afterMarketChange(symbol);
+    return this.prices.levels(levels.symbol);
   }
 
   @ApiRoute({

@@ -1,9 +1,9 @@
-// Every query of the prices and price_ticks tables. A price is written with its previous value locked, so
-// the audit entry says what it replaced. Style: TypeORM for prices (none of it is on a hot path: the order
-// reads a pair's price in its own SQL statement, in the orders repository); SQL for the ticks' pages and
-// chart, which read a range of the (symbol, at, id) index.
+// Every query of the prices, price_levels and price_ticks tables. A price is written with its previous value
+// locked, so the audit entry says what it replaced. Style: TypeORM for prices and levels (none of it is on a
+// hot path: the order reads a pair's price in its own SQL statement, in the orders repository); SQL for the
+// ticks' pages and chart, which read a range of the (symbol, at, id) index.
 import { Injectable } from '@nestjs/common';
-import { Price, PriceTick, query } from '@svc/db';
+import { Price, PriceLevel, PriceTick, query } from '@svc/db';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import {
@@ -48,6 +48,31 @@ export class PricesRepository {
     const price = await this.lock(manager, symbol);
     if (price) await manager.delete(Price, { symbol });
     return price;
+  }
+
+  /** The pair's levels: asks lowest first, then bids highest first. */
+  levels(manager: EntityManager | null, symbol: string): Promise<PriceLevel[]> {
+    return (manager ?? this.dataSource.manager)
+      .getRepository(PriceLevel)
+      .createQueryBuilder('l')
+      .where('l.symbol = :symbol', { symbol })
+      .orderBy('l.side', 'ASC')
+      .addOrderBy(`CASE WHEN l.side = 'ASK' THEN l.price ELSE -l.price END`)
+      .getMany();
+  }
+
+  /** Replaces the pair's levels by `levels` (decimal text of 8 decimals). */
+  async replaceLevels(
+    manager: EntityManager,
+    symbol: string,
+    levels: readonly Pick<PriceLevel, 'side' | 'price' | 'size'>[],
+  ): Promise<void> {
+    await manager.delete(PriceLevel, { symbol });
+    if (levels.length > 0)
+      await manager.insert(
+        PriceLevel,
+        levels.map((level) => ({ symbol, ...level })),
+      );
   }
 
   /** Sets the prices of the pairs that have none (`prices`: symbol to decimal text). */

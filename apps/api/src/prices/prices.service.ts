@@ -13,8 +13,9 @@ import { parseInstant } from '../common/instant.js';
 import { amountText, type Dec } from '../common/decimal.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import type { ListTicksQuery } from './dto/list-ticks.query.js';
+import type { LevelDto, SetLevelsDto } from './dto/set-levels.dto.js';
 import { priceTickView, type PriceTickView } from './price-tick.view.js';
-import { priceView, type PriceView } from './price.view.js';
+import { levelsView, type LevelsView, priceView, type PriceView } from './price.view.js';
 import { PricesRepository } from './prices.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -69,9 +70,74 @@ export class PricesService {
     });
   }
 
+  async levels(symbol: string): Promise<LevelsView> {
+    return levelsView(symbol, await this.prices.levels(null, symbol));
+  }
+
+  /**
+   * Replaces the pair's levels (empty sides: the operator price alone again), audited as `price.levels.set`
+   * with the old and new book. The pair needs an operator price: without one it has no market.
+   */
+  setLevels(actor: AuditActor, symbol: string, input: SetLevelsDto): Promise<LevelsView> {
+    const levels = [...bookSide('asks', input.asks), ...bookSide('bids', input.bids)];
+    const bestAsk = input.asks.reduce<Dec | null>(
+      (best, l) => (best && best.lte(l.price) ? best : l.price),
+      null,
+    );
+    const bestBid = input.bids.reduce<Dec | null>(
+      (best, l) => (best && best.gte(l.price) ? best : l.price),
+      null,
+    );
+    if (bestAsk && bestBid && bestAsk.lte(bestBid)) {
+      throw badRequest(
+        'asks must all be above bids: the lowest ask price must be higher than the highest bid price',
+      );
+    }
+    return transaction(this.dataSource, async (manager) => {
+      if (!(await this.prices.lock(manager, symbol))) {
+        throw notFound(`no price for ${symbol}: set the pair's price before its levels`);
+      }
+      const old = levelsView(symbol, await this.prices.levels(manager, symbol));
+      await this.prices.replaceLevels(manager, symbol, levels);
+      const now = levelsView(symbol, await this.prices.levels(manager, symbol));
+      await this.audit.record(manager, {
+        actor,
+        action: 'price.levels.set',
+        orgId: null,
+        details: { symbol, from: { asks: old.asks, bids: old.bids }, to: { asks: now.asks, bids: now.bids } },
+      });
+      return now;
+    });
+  }
+
   /** Prices for the pairs that have none, for the demo organisation of `npm start`; not audited. */
   setMissing(prices: Readonly<Record<string, string>>): Promise<void> {
     return this.prices.insertMissing(prices);
+  }
+
+  /**
+   * A feed's book for the pair: its levels replace the pair's, in one transaction; not audited (no operator
+   * acted). A crossed book (an ask at or below a bid: the exchange between two updates) is left out and
+   * answered false, so the stored book is always one the matching can fill from.
+   */
+  setLevelsFromFeed(
+    symbol: string,
+    book: { readonly asks: readonly LevelDto[]; readonly bids: readonly LevelDto[] },
+  ): Promise<boolean> {
+    const bestAsk = book.asks.reduce<Dec | null>(
+      (best, l) => (best && best.lte(l.price) ? best : l.price),
+      null,
+    );
+    const bestBid = book.bids.reduce<Dec | null>(
+      (best, l) => (best && best.gte(l.price) ? best : l.price),
+      null,
+    );
+    if (bestAsk && bestBid && bestAsk.lte(bestBid)) return Promise.resolve(false);
+    const levels = [...bookSide('asks', book.asks), ...bookSide('bids', book.bids)];
+    return transaction(this.dataSource, async (manager) => {
+      await this.prices.replaceLevels(manager, symbol, levels);
+      return true;
+    });
   }
 
   /**
@@ -111,4 +177,19 @@ export class PricesService {
     const rows = await this.prices.chart(symbol, from, to, bucketSeconds);
     return rows.map((row) => ({ at: row.bucket.toISOString(), price: row.price, ticks: row.ticks }));
   }
+}
+
+/** A side of the book as stored; a price given twice is a 400 naming the side. */
+function bookSide(field: 'asks' | 'bids', levels: readonly LevelDto[]) {
+  const seen = new Set<string>();
+  return levels.map((level) => {
+    const price = amountText(level.price);
+    if (seen.has(price)) throw badRequest(`${field} has the price ${level.price.toFixed()} more than once`);
+    seen.add(price);
+    return {
+      side: field === 'asks' ? ('ASK' as const) : ('BID' as const),
+      price,
+      size: amountText(level.size),
+    };
+  });
 }

@@ -12,9 +12,11 @@ import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthToken } from './oauth-token.entity.js';
 import { OperatorSession, OperatorToken } from './operator-credential.entity.js';
 import { Operator } from './operator.entity.js';
+import { OrderFill } from './order-fill.entity.js';
 import { Order } from './order.entity.js';
 import { Organisation } from './organisation.entity.js';
 import { Position } from './position.entity.js';
+import { PriceLevel } from './price-level.entity.js';
 import { Price } from './price.entity.js';
 import { PriceTick } from './price-tick.entity.js';
 import { SandboxClock } from './sandbox-clock.entity.js';
@@ -42,9 +44,11 @@ export * from './oauth-client.entity.js';
 export * from './oauth-token.entity.js';
 export * from './operator-credential.entity.js';
 export * from './operator.entity.js';
+export * from './order-fill.entity.js';
 export * from './order.entity.js';
 export * from './organisation.entity.js';
 export * from './position.entity.js';
+export * from './price-level.entity.js';
 export * from './price.entity.js';
 export * from './price-tick.entity.js';
 export * from './sandbox-clock.entity.js';
@@ -76,9 +80,11 @@ export const ENTITIES = [
   WebhookRecoveryItem,
   WebhookRedelivery,
   Order,
+  OrderFill,
   Position,
   Price,
   PriceTick,
+  PriceLevel,
   SystemNotice,
   TradingHalt,
   DashboardLink,

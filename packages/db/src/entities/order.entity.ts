@@ -1,4 +1,4 @@
-import type { OrderSide, OrderStatus, OrderType } from '@svc/protocol';
+import type { OrderSide, OrderStatus, OrderType, TimeInForce } from '@svc/protocol';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 import { Amount, CreatedAt, UpdatedAt } from './columns.js';
@@ -22,6 +22,13 @@ export type OrderAmountField = (typeof ORDER_AMOUNT_FIELDS)[number];
 // Orders per day, one organisation's and every one's (the dashboard's overview, the console's home).
 @Index('orders_org_created', ['orgId', 'createdAt'])
 @Index('orders_created', ['createdAt'])
+// The open orders, which the sweep reads by pair, the expiry by time and the limits by user (what they
+// reserve); final orders are most of the table.
+@Index('orders_open', ['symbol', 'id'], { where: `"status" IN ('PENDING', 'PARTIALLY_FILLED')` })
+@Index('orders_user_open', ['userId'], { where: `"status" IN ('PENDING', 'PARTIALLY_FILLED')` })
+@Index('orders_open_expiry', ['expireAt'], {
+  where: `"status" IN ('PENDING', 'PARTIALLY_FILLED') AND "expire_at" IS NOT NULL`,
+})
 export class Order {
   /** The spec's integer id; bigint, so pg returns it as a string. */
   @PrimaryGeneratedColumn({ type: 'bigint' })
@@ -56,6 +63,26 @@ export class Order {
 
   @Column({ type: 'text' })
   type!: OrderType;
+
+  /** Null on a MARKET order, which fills in full at once or is refused. */
+  @Column({ name: 'time_in_force', type: 'text', nullable: true })
+  timeInForce!: TimeInForce | null;
+
+  /** LIMIT and STOP_LIMIT: the worst price the order fills at. */
+  @Amount('limit_price', { nullable: true })
+  limitPrice!: string | null;
+
+  /** STOP and STOP_LIMIT: the last price that triggers the order. */
+  @Amount('stop_price', { nullable: true })
+  stopPrice!: string | null;
+
+  /** When the last price crossed stopPrice; from then on the order executes as MARKET or LIMIT. */
+  @Column({ name: 'triggered_at', type: 'timestamptz', precision: 3, nullable: true })
+  triggeredAt!: Date | null;
+
+  /** DAY and GTD: when the rest of the order expires. */
+  @Column({ name: 'expire_at', type: 'timestamptz', precision: 3, nullable: true })
+  expireAt!: Date | null;
 
   @Column({ name: 'amount_field', type: 'text' })
   amountField!: OrderAmountField;
@@ -107,6 +134,13 @@ export class Order {
 
   @Column({ name: 'rejection_reason', type: 'text', nullable: true })
   rejectionReason!: string | null;
+
+  @Column({ name: 'cancel_reason', type: 'text', nullable: true })
+  cancelReason!: string | null;
+
+  /** The order this one replaced (PATCH /api/v1/orders/{id}/). */
+  @Column({ type: 'bigint', nullable: true })
+  replaces!: string | null;
 
   @CreatedAt()
   createdAt!: Date;

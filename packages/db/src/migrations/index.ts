@@ -16,6 +16,7 @@ import { DeliveryQueue1796300000000 } from './1796300000000-DeliveryQueue.js';
 import { AttemptCounters1796400000000 } from './1796400000000-AttemptCounters.js';
 import { Redeliveries1796700000000 } from './1796700000000-Redeliveries.js';
 import { DashboardSessionCreators1796810000000 } from './1796810000000-DashboardSessionCreators.js';
+import { OrderLifecycle1797000000000 } from './1797000000000-OrderLifecycle.js';
 import { PriceTicks1797100000000 } from './1797100000000-PriceTicks.js';
 import { IdempotencyKeys1797200000000 } from './1797200000000-IdempotencyKeys.js';
 import { RetryNow1797300000000 } from './1797300000000-RetryNow.js';
@@ -41,6 +42,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AttemptCounters1796400000000,
   Redeliveries1796700000000,
   DashboardSessionCreators1796810000000,
+  OrderLifecycle1797000000000,
   PriceTicks1797100000000,
   IdempotencyKeys1797200000000,
   RetryNow1797300000000,

@@ -1,12 +1,39 @@
-import { ORDER_SIDES, ORDER_TYPES, type OrderSide, type OrderType } from '@svc/protocol';
-import { IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import {
+  ORDER_SIDES,
+  ORDER_TYPES,
+  type OrderSide,
+  type OrderType,
+  TIME_IN_FORCE,
+  type TimeInForce,
+} from '@svc/protocol';
+import { IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, registerDecorator } from 'class-validator';
+
+import { INSTANT_RULE, parseInstant } from '../../common/instant.js';
 
 import { SYMBOL, SYMBOL_RULE } from '../../common/assets.js';
 import { AMOUNT_RULE, type Dec, IsAmount } from '../../common/decimal.js';
 import { ORG_USER_ID, ORG_USER_ID_RULE } from '../../users/dto/create-user.dto.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** Body of POST /api/v1/orders/: a market order by base `quantity` or by `quoteQuantity`, never both. */
+/** An ISO 8601 instant with a zone (common/instant.ts); the message names the field and the rule. */
+export function IsInstant() {
+  return (target: object, propertyName: string) => {
+    registerDecorator({
+      name: 'isInstant',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => parseInstant(value) !== undefined,
+        defaultMessage: () => `${propertyName} must be ${INSTANT_RULE}`,
+      },
+    });
+  };
+}
+
+/**
+ * Body of POST /api/v1/orders/: by base `quantity` or (MARKET only) by `quoteQuantity`, never both. Which
+ * prices and time in force each type takes is checked by the service (orders/order-terms.ts).
+ */
 export class CreateOrderDto {
   @IsDefined()
   @IsString()
@@ -60,4 +87,42 @@ export class CreateOrderDto {
     description: `Quote amount to trade, fees excluded, ${AMOUNT_RULE}; exactly one of quantity and quoteQuantity`,
   })
   quoteQuantity?: Dec;
+
+  @IsOptional()
+  @IsIn(TIME_IN_FORCE, { message: `timeInForce must be one of ${TIME_IN_FORCE.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: TIME_IN_FORCE,
+    description:
+      'How long the order may rest: GTC (default for LIMIT, STOP and STOP_LIMIT), IOC, FOK (LIMIT only), DAY (until the next 00:00 UTC) or GTD (until expireAt). Not taken by MARKET orders, which fill in full at once or are refused',
+  })
+  timeInForce?: TimeInForce;
+
+  @IsOptional()
+  @IsAmount()
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    description: `LIMIT and STOP_LIMIT (required there, refused elsewhere): the worst price to fill at, ${AMOUNT_RULE}`,
+  })
+  limitPrice?: Dec;
+
+  @IsOptional()
+  @IsAmount()
+  @ApiPropertyOptional({
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    description: `STOP and STOP_LIMIT (required there, refused elsewhere): the last price that triggers the order, ${AMOUNT_RULE}`,
+  })
+  stopPrice?: Dec;
+
+  @IsOptional()
+  @IsInstant()
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: `GTD only (required there): when the rest of the order expires, in the future; ${INSTANT_RULE}`,
+  })
+  expireAt?: string;
 }
