@@ -27,6 +27,7 @@ export const ORDER_MAGIC_PREFIXES: Readonly<Record<string, SandboxOrderOutcome>>
   '00000011-': { kind: 'reject', reason: 'TOTAL_EXPOSURE' },
   '00000012-': { kind: 'reject', reason: 'ASSET_EXPOSURE' },
   '00000013-': { kind: 'fail', reason: 'VENUE_ERROR' },
+  '00000014-': { kind: 'reject', reason: 'INSUFFICIENT_LIQUIDITY' },
   '00000050-': { kind: 'fill-partially' },
 };
 
