@@ -88,7 +88,8 @@ describe('client.events', () => {
       expect(entry.id).toBe(eventId);
       expect(entry.body).toEqual(JSON.parse(body));
       expect(await rawEntry(eventId)).toBe(
-        `{"code":200,"data":{"id":"${eventId}","status":"DELIVERED","body":${body}},"error":null}`,
+        `{"code":200,"data":{"id":"${eventId}","status":"DELIVERED",` +
+          `"delivery":{"state":"DELIVERED","nextAttemptAt":null,"lastError":null},"body":${body}},"error":null}`,
       );
     }
     const orders = await client.events.list({ entity: 'Orders' });
