@@ -65,6 +65,7 @@ describe('admin CLI usage', () => {
       'name',
       'kyc-domain',
       'plan',
+      'environment',
       'support-email',
       'json',
       'help',
