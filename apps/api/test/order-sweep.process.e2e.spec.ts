@@ -113,7 +113,7 @@ describe('the sweep across two api processes', () => {
   afterAll(async () => {
     await Promise.all([a, b].map((api) => api?.stop()));
     await db?.close();
-  });
+  }, 30_000);
 
   it('two processes sweeping the same crossing orders fill each order once, positions exact', async () => {
     const users = await inParallel(Array.from({ length: 20 }), 5, (_, i) => trading.user(i % 2 ? a : b));
@@ -233,7 +233,7 @@ describe('a process killed in the middle of a sweep', () => {
   afterAll(async () => {
     await Promise.all([first, second].map((api) => api?.stop()));
     await db?.close();
-  });
+  }, 30_000);
 
   it('after SIGKILL and a restart every trigger is executed, nothing filled twice, every fill announced', async () => {
     // No periodic sweep: only the price change sweeps, so the kill finds that sweep alone at work.

@@ -21,7 +21,7 @@ export interface ApiProcess {
   readonly baseUrl: string;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   output(): string;
-  /** SIGTERM, and waits for the exit. */
+  /** SIGTERM, and SIGKILL when it has not exited after 10 s; waits for the exit. */
   stop(): Promise<void>;
 }
 
@@ -80,7 +80,9 @@ export async function startApi(db: TestDatabase, env: Record<string, string> = {
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(timer);
   };
   try {
     await until(
