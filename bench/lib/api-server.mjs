@@ -1,6 +1,6 @@
 // One candidate of the api benchmarks, run as a child process so that the load generator (autocannon, in
 // the parent) never shares an event loop with the server it measures:
-//   node lib/api-server.mjs api|api@<folder>|bare|<layer>
+//   node lib/api-server.mjs api|api@<folder>|bare|bare-resting|<layer>
 // (a layer: one of the framework layers of bench/layers.bench.mjs, lib/layers.mjs, for the route in
 // BENCH_ROUTE)
 // with DATABASE_URL (migrations are applied at start, as `npm start` does), MASTER_KEY, ADMIN_TOKEN and
@@ -10,6 +10,7 @@
 import { openDatabase, startBoss } from '@svc/db';
 
 import { startBareApi } from './bare-api.mjs';
+import { startBareResting } from './bare-resting.mjs';
 
 // `api@<folder>`: the api built into apps/api/<folder> instead (an earlier build kept to compare with).
 const [candidate, apiFolder] = process.argv[2].split('@');
@@ -28,6 +29,11 @@ if (candidate === 'bare') {
   const dataSource = await openDatabase({ url, applicationName: 'bench-migrate' });
   await dataSource.destroy();
   const bare = await startBareApi({ url, config });
+  stop = () => bare.close();
+  report(bare.server.address().port);
+} else if (candidate === 'bare-resting') {
+  // The resting-order reference (bench/orders.bench.mjs), on a database the api migrated.
+  const bare = await startBareResting({ url, config });
   stop = () => bare.close();
   report(bare.server.address().port);
 } else if (candidate === 'api') {
@@ -51,7 +57,7 @@ if (candidate === 'bare') {
   stop = () => layer.close();
   report(layer.port);
 } else {
-  throw new Error(`unknown candidate ${candidate}: api, bare or a layer of lib/layers.mjs`);
+  throw new Error(`unknown candidate ${candidate}: api, bare, bare-resting or a layer of lib/layers.mjs`);
 }
 
 function report(port) {

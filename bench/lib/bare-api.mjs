@@ -191,7 +191,7 @@ export function signedCheck(pool, config) {
 }
 
 /** An event row and its NOTIFY (the worker and the event streams), in one statement as the api sends it. */
-const EVENT_INSERT = `WITH inserted AS (
+export const EVENT_INSERT = `WITH inserted AS (
     INSERT INTO events (id, org_id, entity, event_type, data) VALUES ($1, $2, $3, $4, $5) RETURNING org_id)
   SELECT pg_notify($6, org_id::text) FROM inserted`;
 
