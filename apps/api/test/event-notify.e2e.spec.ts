@@ -48,6 +48,40 @@ describe('the outbox notifies the event streams', () => {
     }
   });
 
+  it('notifies once for several events written together, at commit only', async () => {
+    const orgs = [await api.createOrg(), await api.createOrg()];
+    const events = api.app.get(OutboxService);
+    const many = [orgs[0], orgs[1], orgs[0]].map((org, n) => ({
+      orgId: org!.orgId,
+      entity: 'Actions' as const,
+      data: { name: 'QUOTE_LIMIT', n },
+    }));
+    for (const outcome of ['commit', 'rollback'] as const) {
+      payloads.length = 0;
+      const runner = api.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      const ids = await events.recordMany(runner.manager, many);
+      await settle();
+      expect(payloads).toEqual([]);
+      if (outcome === 'commit') await runner.commitTransaction();
+      else await runner.rollbackTransaction();
+      await runner.release();
+      await settle();
+      const stored = await api.rows<{ id: string }>(
+        'SELECT id FROM events WHERE id = ANY($1::uuid[]) ORDER BY created_at, id',
+        [ids],
+      );
+      if (outcome === 'commit') {
+        expect(payloads.map((p) => p.split(',').sort())).toEqual([
+          orgs.map((org) => String(org.orgId)).sort(),
+        ]);
+        expect(stored.map((row) => row.id).sort()).toEqual([...ids].sort());
+      } else {
+        expect([payloads, stored]).toEqual([[], []]);
+      }
+    }
+  });
+
   it('names every organisation a broadcast reached, or * for more than fit', async () => {
     payloads.length = 0;
     const orgs = [await api.createOrg(), await api.createOrg()];

@@ -44,8 +44,8 @@ export class OutboxRepository {
   }
 
   /**
-   * Several events in one INSERT (a sweep's orders), with one NOTIFY naming their organisations; the rows
-   * keep the order given.
+   * Several events in one INSERT (a sweep's orders), with one NOTIFY naming their organisations in the same
+   * statement (a round trip less on every cancel and every batch of a sweep); the rows keep the order given.
    */
   async insertMany(
     manager: EntityManager,
@@ -53,26 +53,26 @@ export class OutboxRepository {
     events: readonly NewEvent[],
   ): Promise<void> {
     if (events.length === 0) return;
-    const runner = transactionOf(manager);
+    // A data-modifying WITH runs in full whether or not the SELECT reads it.
     await query(
-      runner,
-      `INSERT INTO events (id, org_id, entity, event_type, data)
-       SELECT id, org_id, entity, event_type, data::json
-         FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-              AS e(id, org_id, entity, event_type, data, n)
-        ORDER BY n`,
+      transactionOf(manager),
+      `WITH inserted AS (
+         INSERT INTO events (id, org_id, entity, event_type, data)
+         SELECT id, org_id, entity, event_type, data::json
+           FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+                AS e(id, org_id, entity, event_type, data, n)
+          ORDER BY n)
+       SELECT pg_notify($6, $7)`,
       [
         ids,
         events.map((event) => event.orgId),
         events.map((event) => event.entity),
         events.map((event) => event.eventType ?? null),
         events.map((event) => JSON.stringify(event.data)),
+        EVENTS_CHANNEL,
+        eventsNotification(events.map((event) => event.orgId)),
       ],
     );
-    await query(runner, 'SELECT pg_notify($1, $2)', [
-      EVENTS_CHANNEL,
-      eventsNotification(events.map((event) => event.orgId)),
-    ]);
   }
 
   /**
