@@ -13,7 +13,6 @@ import { Dec } from '../common/decimal.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { ReplaceOrderDto } from './dto/replace-order.dto.js';
-import { OrderSweepRepository } from './order-sweep.repository.js';
 import { changed } from './order-math.js';
 import { orderRequest } from './order-terms.js';
 import { orderRecord } from './order.view.js';
@@ -27,7 +26,6 @@ export class OrderChangesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
-    private readonly sweeps: OrderSweepRepository,
     private readonly placing: OrdersService,
     private readonly events: OutboxService,
   ) {}
@@ -98,7 +96,12 @@ export class OrderChangesService {
   ): Promise<OrderRecord[]> {
     if (orders.length === 0) return [];
     const cancelled = orders.map((order) => changed(order, { status: 'CANCELLED', cancelReason: reason }));
-    await this.sweeps.update(manager, cancelled);
+    const at = await this.orders.cancel(
+      manager,
+      cancelled.map((order) => order.id),
+      reason,
+    );
+    for (const order of cancelled) order.updatedAt = at;
     const records = cancelled.map(orderRecord);
     await this.events.recordMany(
       manager,

@@ -250,6 +250,21 @@ export class OrdersRepository {
     return rows.map((row) => Object.assign(new Order(), row));
   }
 
+  /**
+   * The orders CANCELLED with `reason`, their other columns as they are: one statement that writes only what
+   * a cancel changes. Answers the time written as their updatedAt.
+   */
+  async cancel(manager: EntityManager, ids: readonly string[], reason: string): Promise<Date> {
+    const [row] = await query<{ updated_at: Date }>(
+      manager,
+      `UPDATE orders SET status = 'CANCELLED', cancel_reason = $2, updated_at = now()
+        WHERE id = ANY($1::bigint[]) RETURNING updated_at`,
+      [ids, reason],
+    );
+    if (!row) throw new Error('UPDATE orders returned no row');
+    return row.updated_at;
+  }
+
   /** Whether the organisation has a user `orgUserId`. */
   async userExists(orgId: number, orgUserId: string): Promise<boolean> {
     const rows = await query(this.dataSource, 'SELECT 1 FROM users WHERE org_id = $1 AND org_user_id = $2', [
