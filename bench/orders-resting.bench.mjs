@@ -7,7 +7,9 @@
 // timed, and every order of the run must end CANCELLED with its two events. One embedded PostgreSQL, a fresh
 // database per candidate, each candidate a child process (lib/api-server.mjs), autocannon here.
 // Run: node bench/orders-resting.bench.mjs (after a build). Target: >= 0.8 of the reference's requests/s.
-// Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_PIN.
+// Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_PIN,
+// BENCH_CPU_PROF=<dir> (a .cpuprofile of each candidate), BENCH_PG_STATEMENTS=1 (each candidate's statements
+// per order placed and cancelled over the measured rounds, from pg_stat_statements).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,6 +26,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 const TARGET = 0.8;
 const USERS = 200;
 const ORDERS = '/api/v1/orders/';
@@ -36,14 +40,22 @@ const restingBody = (orgUserId) =>
   `{"orgUserId":"${orgUserId}","clientOrderId":"${randomUUID()}","symbol":"BTC_EUR","side":"BUY","type":"LIMIT","quantity":0.00123456,"limitPrice":40000.5}`;
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-orders-bench-'));
-const postgres = await startEmbeddedPostgres({ dir, persistent: false });
+const postgres = await startEmbeddedPostgres({
+  dir,
+  persistent: false,
+  settings: PG_STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+});
 const servers = [];
 const loads = [];
 try {
   for (const name of CANDIDATES) servers.push(await startCandidate(name));
+  if (PG_STATEMENTS)
+    for (const server of servers)
+      await statements(server, 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await checkAlike(servers);
   for (const server of servers)
     await measuredLoad(server, placeAndCancel(server), { seconds: 2, connections: CONNECTIONS });
+  if (PG_STATEMENTS) await statements(servers[0], 'SELECT pg_stat_statements_reset()');
   const samples = Object.fromEntries(CANDIDATES.map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     loads.push(loadavg()[0]);
@@ -56,6 +68,7 @@ try {
   }
   report(samples);
   for (const server of servers) await checkStored(server);
+  if (PG_STATEMENTS) for (const server of servers) await reportStatements(server);
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
   await postgres.stop();
@@ -79,7 +92,7 @@ async function startCandidate(name) {
   } finally {
     await seeder.stop();
   }
-  const server = await startServer(name, { url, env });
+  const server = await startServer(name, { url, env, cpuProfDir: CPU_PROF });
   return { name, url, credentials, ...server };
 }
 
@@ -159,6 +172,31 @@ async function checkStored(server) {
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** `sql` on the candidate's database (pg_stat_statements is one view for the whole cluster). */
+async function statements(server, sql) {
+  const dataSource = await openDatabase({ url: server.url, applicationName: 'bench-check' });
+  try {
+    return await dataSource.query(sql);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** The candidate's statements over the measured rounds, per order (a placement and a cancel). */
+async function reportStatements(server) {
+  const [{ orders }] = await statements(server, 'SELECT count(*)::int AS orders FROM orders');
+  const rows = await statements(
+    server,
+    `SELECT round(calls::numeric / ${orders}, 2)::float AS per_order,
+            round(total_exec_time / calls * 1000)::int AS exec_us,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY calls DESC LIMIT 16`,
+  );
+  console.log(`${server.name}: statements per order placed and cancelled`);
+  console.table(rows);
 }
 
 function report(samples) {
