@@ -8,6 +8,7 @@
 // database per candidate, each candidate a child process (lib/api-server.mjs), autocannon here.
 // Run: node bench/orders-resting.bench.mjs (after a build). Target: >= 0.8 of the reference's requests/s.
 // Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL (warn), BENCH_PIN,
+// BENCH_COMPARE=<folder>,... (earlier builds of the api in apps/api/<folder>, beside it),
 // BENCH_CPU_PROF=<dir> (a .cpuprofile of each candidate), BENCH_PG_STATEMENTS=1 (each candidate's statements
 // per order placed and cancelled over the measured rounds, from pg_stat_statements).
 import { randomUUID } from 'node:crypto';
@@ -31,7 +32,9 @@ const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 const TARGET = 0.8;
 const USERS = 200;
 const ORDERS = '/api/v1/orders/';
-const CANDIDATES = ['api', 'bare-resting'];
+// BENCH_COMPARE=dist-a,dist-b: earlier builds of the api kept in apps/api/<folder>, measured beside it.
+const COMPARE = process.env.BENCH_COMPARE?.split(',').filter(Boolean) ?? [];
+const CANDIDATES = ['api', ...COMPARE.map((folder) => `api@${folder}`), 'bare-resting'];
 const env = apiEnv({ LOG_LEVEL, ORDER_SWEEP_MS: '0' });
 let placed = 0;
 
@@ -215,7 +218,7 @@ function report(samples) {
   const rows = CANDIDATES.map((name) => {
     const f = figure(name);
     return {
-      candidate: name === 'api' ? 'api' : 'bare node:http + pg',
+      candidate: name === 'bare-resting' ? 'bare node:http + pg' : name,
       'req/s': Math.round(f.rps).toLocaleString('en-US'),
       'orders/s (place + cancel)': Math.round(f.rps / 2).toLocaleString('en-US'),
       'p50 ms': f.p50.toFixed(2),
