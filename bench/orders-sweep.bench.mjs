@@ -1,6 +1,6 @@
 // One price move that crosses 10,000 of 100,000 resting orders over 100 pairs: the time from the operator's
 // PUT /api/v1/admin/prices/{symbol}/ to its answer, which the api gives once the pair's sweep has committed
-// every batch (docs/decisions.md, "Orders: the sweep"): each crossing order filled once, with its fill row,
+// every batch (docs/decisions.md, "Orders: the book and the sweep"): each crossing order filled once, with its fill row,
 // its position and its Orders event, in batches of SWEEP_BATCH per transaction.
 // The book: 10,000 users; the moved pair holds 20,000 LIMIT BUYs (10,000 at 49,000, which the move to 48,000
 // crosses, and 10,000 at 47,000), the other 99 pairs 80,000 that no move reaches. The orders are copies of

@@ -1,5 +1,5 @@
 // The order lifecycle exactly once across built api processes on one PostgreSQL (docs/decisions.md,
-// "Orders: the sweep"): two processes sweeping the same crossing orders fill each once; a price move racing a
+// "Orders: the book and the sweep"): two processes sweeping the same crossing orders fill each once; a price move racing a
 // cancel ends in exactly one of the two; and a process killed with SIGKILL in the middle of a sweep of many
 // orders leaves nothing half done: after a restart every order whose price was reached is filled, none twice,
 // every fill with its event.
@@ -244,7 +244,8 @@ describe('a process killed in the middle of a sweep', () => {
     const buyers = await inParallel(Array.from({ length: 30 }), 6, () => trading.user(api));
     const sellers = await inParallel(Array.from({ length: 10 }), 5, () => trading.holder(api, 'BTC', '100'));
     // LIMIT BUYs under the price and SELL stops above the move: one price move reaches all of them.
-    const count = 3000;
+    // More than two of the sweep's batches of 5,000, so that a kill can land between two of them.
+    const count = 11_000;
     const placed: Order[] = await inParallel(Array.from({ length: count }), 10, (_, i) =>
       i % 4 === 3
         ? trading.placed(api, {
