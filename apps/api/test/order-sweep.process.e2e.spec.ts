@@ -111,8 +111,8 @@ describe('the sweep across two api processes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([a, b].map((api) => api?.stop()));
-    await db?.close();
+    await Promise.all([a, b].map((api) => api.stop()));
+    await db.close();
   }, 30_000);
 
   it('two processes sweeping the same crossing orders fill each order once, positions exact', async () => {
@@ -171,7 +171,7 @@ describe('the sweep across two api processes', () => {
       const symbol = `${asset}_EUR`;
       const byUser = new Map<string, number[]>();
       for (const order of placed.filter((candidate) => candidate.symbol === symbol)) {
-        byUser.set(order.orgUserId, [...(byUser.get(order.orgUserId) ?? []), Number(order.quantity)]);
+        byUser.set(order.orgUserId, [...(byUser.get(order.orgUserId) ?? []), order.quantity]);
       }
       const want = new Map([...byUser].map(([user, amounts]) => [user, sum8(amounts)]));
       expect(await holdings(trading, asset)).toEqual(want);
@@ -231,8 +231,8 @@ describe('a process killed in the middle of a sweep', () => {
   });
 
   afterAll(async () => {
-    await Promise.all([first, second].map((api) => api?.stop()));
-    await db?.close();
+    for (const api of [first, second]) if (api) await api.stop();
+    await db.close();
   }, 30_000);
 
   it('after SIGKILL and a restart every trigger is executed, nothing filled twice, every fill announced', async () => {
