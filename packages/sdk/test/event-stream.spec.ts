@@ -128,20 +128,21 @@ describe('client.events.stream() against a loopback event stream', () => {
     server.script(async (stream, _request, count) => {
       stream.open();
       if (count === 1) return; // headers, then silence
+      // A heartbeat every 200 ms against a 1 s idle timeout: a busy machine's pauses stay far inside it.
       for (let i = 0; i < 6; i++) {
-        await sleepMs(50);
+        await sleepMs(200);
         stream.heartbeat();
       }
       stream.event(ids[0]!, bodies[0]!);
     });
     const started = Date.now();
-    const { events, reconnects } = await take(signed(), 1, { idleTimeoutMs: 200 });
+    const { events, reconnects } = await take(signed(), 1, { idleTimeoutMs: 1000 });
     expect(events.map((e) => e.id)).toEqual([ids[0]]);
-    // Silent for 200 ms once; the second connection's 300 ms of heartbeats were not silence.
+    // Silent for 1 s once; the second connection's 1.2 s of heartbeats were not silence.
     expect(reconnects).toHaveLength(1);
     expect(reconnects[0]!.error).toBeInstanceOf(SvcTimeoutError);
     expect(server.streams()).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2200);
   });
 
   it('waits for Retry-After on a 429 (too many streams), then connects', async () => {
