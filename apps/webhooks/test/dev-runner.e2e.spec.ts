@@ -116,7 +116,8 @@ describe('scripts/dev-runner.mjs', () => {
   it('says so and stops the services when PostgreSQL dies under dev-postgres', async () => {
     run = startRunner(dataDir, 40_000 + Math.floor(Math.random() * 1000));
     const current = run;
-    await waitFor('the api', () => current.output().includes('API listening on'), 40_000);
+    // As the test above: a fresh data folder's first start, beside the rest of npm test, can take a minute.
+    await waitFor('the api', () => current.output().includes('API listening on'), 75_000);
     const postmaster = Number(
       readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
     );
@@ -126,5 +127,5 @@ describe('scripts/dev-runner.mjs', () => {
       'dev-postgres: PostgreSQL exited by itself (signal SIGKILL); stopping',
     );
     expect(current.output()).toContain('npm start: the development PostgreSQL exited by itself (code 1)');
-  }, 90_000);
+  }, 120_000);
 });
